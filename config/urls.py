@@ -1,0 +1,14 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import RedirectView
+
+from config.health import healthz
+
+urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="director:event_list"), name="home"),
+    path("healthz", healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("director/", include("events.urls_director")),
+    path("api/", include("config.api")),
+    path("admin/", admin.site.urls),
+]

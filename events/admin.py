@@ -1,0 +1,40 @@
+from django.contrib import admin
+
+from events.models import Draw, Entry, Event, Room, Table
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ["number", "last_name", "first_name", "club", "status"]
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["name", "date", "venue", "owner", "results_public"]
+    list_filter = ["date", "results_public"]
+    search_fields = ["name", "venue"]
+    inlines = [EntryInline]
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["full_name", "club", "number", "status", "event"]
+    list_filter = ["status", "event"]
+    search_fields = ["last_name", "first_name", "club"]
+
+
+@admin.register(Draw)
+class DrawAdmin(admin.ModelAdmin):
+    list_display = ["event", "seed", "made_at", "made_by"]
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+
+
+@admin.register(Room)
+class RoomAdmin(admin.ModelAdmin):
+    list_display = ["event", "number", "name"]
+    inlines = [TableInline]

@@ -1,0 +1,257 @@
+"""The events API under /api/v1/: the same operations as the director's pages."""
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
+
+from events import roster, services
+from events.models import Draw, Entry, Event, Room, Table
+
+
+class EventSerializer(serializers.ModelSerializer):
+    owner = serializers.StringRelatedField(read_only=True)
+
+    class Meta:
+        model = Event
+        fields = [
+            "id",
+            "owner",
+            "name",
+            "date",
+            "venue",
+            "minutes_per_deal",
+            "scoring_method",
+            "pot_rule",
+            "stake",
+            "suit_order",
+            "average_plus",
+            "average",
+            "average_minus",
+            "results_public",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = ["results_public", "created_at", "updated_at"]
+
+    def validate_name(self, value):
+        if not value.strip():
+            raise serializers.ValidationError(_("The name cannot be empty."))
+        return value.strip()
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Entry
+        fields = ["id", "last_name", "first_name", "club", "number", "status", "created_at"]
+        read_only_fields = ["status", "created_at"]
+
+    def validate_last_name(self, value):
+        return _required(value, _("last name"))
+
+    def validate_first_name(self, value):
+        return _required(value, _("first name"))
+
+
+def _required(value: str, label) -> str:
+    if not value.strip():
+        raise serializers.ValidationError(_("The %(field)s cannot be empty.") % {"field": label})
+    return value.strip()
+
+
+class PasteSerializer(serializers.Serializer):
+    text = serializers.CharField(max_length=200_000, trim_whitespace=False)
+
+
+class ImportSerializer(serializers.Serializer):
+    file = serializers.FileField()
+    dry_run = serializers.BooleanField(default=False)
+
+
+class RowSerializer(serializers.Serializer):
+    line = serializers.IntegerField()
+    last_name = serializers.CharField()
+    first_name = serializers.CharField()
+    club = serializers.CharField()
+    number = serializers.IntegerField(allow_null=True)
+    problems = serializers.ListField(child=serializers.CharField())
+
+
+class DrawSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Draw
+        fields = ["id", "seed", "made_at", "numbers"]
+        read_only_fields = ["made_at", "numbers"]
+        extra_kwargs = {"seed": {"required": False, "allow_blank": True}}
+
+
+class TableSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Table
+        fields = ["id", "number", "seats"]
+
+
+class RoomSerializer(serializers.ModelSerializer):
+    tables = TableSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Room
+        fields = ["id", "number", "name", "tables"]
+
+
+class EventViewSet(viewsets.ModelViewSet):
+    serializer_class = EventSerializer
+    http_method_names = ["get", "post", "put", "patch", "head", "options"]
+
+    def get_queryset(self):
+        return Event.objects.visible_to(self.request.user).select_related("owner")
+
+    def perform_create(self, serializer):
+        serializer.instance = services.event_create(
+            owner=self.request.user, **serializer.validated_data
+        )
+
+    def perform_update(self, serializer):
+        serializer.instance = services.event_update(
+            serializer.instance, **serializer.validated_data
+        )
+
+    @extend_schema(request=DrawSerializer, responses=DrawSerializer)
+    @action(detail=True, methods=["get", "post"])
+    def draws(self, request, pk=None):
+        event = self.get_object()
+        if request.method == "GET":
+            return Response(DrawSerializer(event.draws.all(), many=True).data)
+        serializer = DrawSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        made = services.draw_make(
+            event, by=request.user, seed=serializer.validated_data.get("seed")
+        )
+        return Response(DrawSerializer(made).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=RoomSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def rooms(self, request, pk=None):
+        event = self.get_object()
+        return Response(RoomSerializer(event.rooms.prefetch_related("tables"), many=True).data)
+
+
+class EntryViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    serializer_class = EntrySerializer
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
+
+    def get_event(self) -> Event:
+        if not hasattr(self, "_event"):
+            self._event = get_object_or_404(
+                Event.objects.visible_to(self.request.user), pk=self.kwargs["event_pk"]
+            )
+        return self._event
+
+    def get_queryset(self):
+        return self.get_event().entries.all()
+
+    def perform_create(self, serializer):
+        serializer.instance = services.entry_create(self.get_event(), **serializer.validated_data)
+
+    def perform_update(self, serializer):
+        serializer.instance = services.entry_update(
+            serializer.instance, **serializer.validated_data
+        )
+
+    @extend_schema(request=None, responses=EntrySerializer)
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, event_pk=None, pk=None):
+        return Response(EntrySerializer(services.entry_withdraw(self.get_object())).data)
+
+    @extend_schema(request=None, responses=EntrySerializer)
+    @action(detail=True, methods=["post"])
+    def reinstate(self, request, event_pk=None, pk=None):
+        return Response(EntrySerializer(services.entry_reinstate(self.get_object())).data)
+
+    def _import_rows(self, rows, dry_run: bool):
+        check = services.roster_check(self.get_event(), rows)
+        body = {"rows": RowSerializer(check.rows, many=True).data, "ok": check.ok}
+        if not check.ok:
+            body["errors"] = {
+                "rows": _("%(count)d rows have problems; nothing was saved.")
+                % {"count": check.problem_count}
+            }
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        if dry_run:
+            return Response(body)
+        try:
+            created = services.entries_import(self.get_event(), rows)
+        except ValidationError:
+            body["ok"] = False
+            body["rows"] = RowSerializer(rows, many=True).data
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        body["created"] = EntrySerializer(created, many=True).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=PasteSerializer)
+    @action(detail=False, methods=["post"])
+    def paste(self, request, event_pk=None):
+        serializer = PasteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            rows = roster.parse_paste(serializer.validated_data["text"])
+        except roster.RosterError as error:
+            raise serializers.ValidationError({"text": [str(error)]}) from None
+        if not rows:
+            raise serializers.ValidationError({"text": [_("No players in the text.")]})
+        return self._import_rows(rows, dry_run=request.query_params.get("dry_run") == "1")
+
+    @extend_schema(request={"multipart/form-data": ImportSerializer})
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_csv(self, request, event_pk=None):
+        serializer = ImportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        upload = serializer.validated_data["file"]
+        try:
+            if upload.size > roster.MAX_BYTES:
+                raise roster.RosterError(_("The file is larger than 1 MB."))
+            text, _encoding = roster.decode_csv(upload.read())
+            rows = roster.parse_csv(text)
+        except roster.RosterError as error:
+            raise serializers.ValidationError({"file": [str(error)]}) from None
+        return self._import_rows(rows, dry_run=serializer.validated_data["dry_run"])
+
+
+_entries = EntryViewSet.as_view({"get": "list", "post": "create"})
+_entry = EntryViewSet.as_view({"get": "retrieve", "put": "update", "patch": "partial_update"})
+
+nested_urls = [
+    path("events/<int:event_pk>/entries/", _entries, name="entry-list"),
+    path(
+        "events/<int:event_pk>/entries/paste/",
+        EntryViewSet.as_view({"post": "paste"}),
+        name="entry-paste",
+    ),
+    path(
+        "events/<int:event_pk>/entries/import/",
+        EntryViewSet.as_view({"post": "import_csv"}),
+        name="entry-import",
+    ),
+    path("events/<int:event_pk>/entries/<int:pk>/", _entry, name="entry-detail"),
+    path(
+        "events/<int:event_pk>/entries/<int:pk>/withdraw/",
+        EntryViewSet.as_view({"post": "withdraw"}),
+        name="entry-withdraw",
+    ),
+    path(
+        "events/<int:event_pk>/entries/<int:pk>/reinstate/",
+        EntryViewSet.as_view({"post": "reinstate"}),
+        name="entry-reinstate",
+    ),
+]

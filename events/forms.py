@@ -1,0 +1,93 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from events.models import Entry, Event
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%d", **kwargs)
+
+
+class EventForm(forms.ModelForm):
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "date",
+            "venue",
+            "minutes_per_deal",
+            "scoring_method",
+            "pot_rule",
+            "stake",
+            "suit_order",
+            "average_plus",
+            "average",
+            "average_minus",
+        ]
+        widgets = {"date": DateInput()}
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError(_("The name cannot be empty."))
+        return name
+
+    def clean(self):
+        data = super().clean()
+        lo, mid, hi = (data.get(k) for k in ("average_minus", "average", "average_plus"))
+        if None not in (lo, mid, hi) and not lo <= mid <= hi:
+            raise forms.ValidationError(
+                _("Artificial scores must satisfy average minus ≤ average ≤ average plus.")
+            )
+        return data
+
+
+class EntryForm(forms.ModelForm):
+    class Meta:
+        model = Entry
+        fields = ["last_name", "first_name", "club", "number"]
+
+    def clean_last_name(self):
+        return _required_text(self.cleaned_data["last_name"], _("last name"))
+
+    def clean_first_name(self):
+        return _required_text(self.cleaned_data["first_name"], _("first name"))
+
+
+def _required_text(value: str, label) -> str:
+    value = value.strip()
+    if not value:
+        raise forms.ValidationError(_("The %(field)s cannot be empty.") % {"field": label})
+    return value
+
+
+class PasteForm(forms.Form):
+    text = forms.CharField(
+        label=_("Players, one per line: «Фамилия Имя; клуб»"),
+        widget=forms.Textarea(attrs={"rows": 12, "autocomplete": "off"}),
+        max_length=200_000,
+    )
+
+
+class ImportUploadForm(forms.Form):
+    file = forms.FileField(label=_("CSV file (UTF-8 or Windows-1251)"))
+
+
+class ImportConfirmForm(forms.Form):
+    """The decoded text travels back with the confirmation: nothing is kept on the server."""
+
+    text = forms.CharField(widget=forms.HiddenInput, max_length=2_000_000)
+    source = forms.ChoiceField(
+        choices=[("csv", "csv"), ("paste", "paste")], widget=forms.HiddenInput
+    )
+
+
+class DrawForm(forms.Form):
+    seed = forms.CharField(
+        label=_("Seed (leave empty for a random one; enter an earlier seed to repeat a draw)"),
+        required=False,
+        max_length=64,
+    )

@@ -1,0 +1,212 @@
+"""Events, the players entered in them, rooms and tables.
+
+Names follow the glossary of domain.md: an *event* (турнир) is run by a director, an
+*entry* is one player in one event with his participant number and private key.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+NAME_MAX = 100
+
+
+def new_private_key() -> str:
+    """An unguessable key for a player's private link (about 128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
+class EventQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """A director sees only his own events; a superuser sees all."""
+        if not user.is_authenticated:
+            return self.none()
+        if user.is_superuser:
+            return self
+        return self.filter(owner=user)
+
+
+class Event(models.Model):
+    class ScoringMethod(models.TextChoices):
+        MATCHPOINTS = "matchpoints", _("Matchpoints (%)")
+        POINTS = "points", _("Point totals")
+        CROSS = "cross", _("Average difference (cross)")
+
+    class PotRule(models.TextChoices):
+        FIXED = "fixed", _("Duplicate: fixed stake every deal")
+        RUNNING = "running", _("Running pot with ante")
+        TRUMP = "trump", _("Stake depends on the trump")
+
+    class SuitOrder(models.TextChoices):
+        SPADES_LOWEST = "spades-clubs-diamonds-hearts", _("♠ < ♣ < ♦ < ♥ (spades lowest)")
+        CLUBS_LOWEST = "clubs-spades-diamonds-hearts", _("♣ < ♠ < ♦ < ♥ (clubs lowest)")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="events",
+        verbose_name=_("director"),
+    )
+    name = models.CharField(_("name"), max_length=200)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    minutes_per_deal = models.PositiveSmallIntegerField(
+        _("minutes per deal"),
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+    )
+    scoring_method = models.CharField(
+        _("scoring method"),
+        max_length=20,
+        choices=ScoringMethod.choices,
+        default=ScoringMethod.MATCHPOINTS,
+    )
+    pot_rule = models.CharField(
+        _("pot rule"), max_length=20, choices=PotRule.choices, default=PotRule.FIXED
+    )
+    stake = models.PositiveIntegerField(
+        _("stake per deal"),
+        default=100,
+        validators=[MinValueValidator(10), MaxValueValidator(100000)],
+        help_text=_("The amount A at stake in a deal; one trick is worth A/10."),
+    )
+    suit_order = models.CharField(
+        _("suit order"), max_length=40, choices=SuitOrder.choices, default=SuitOrder.SPADES_LOWEST
+    )
+    average_plus = models.PositiveSmallIntegerField(
+        _("average plus, %"), default=60, validators=[MaxValueValidator(100)]
+    )
+    average = models.PositiveSmallIntegerField(
+        _("average, %"), default=50, validators=[MaxValueValidator(100)]
+    )
+    average_minus = models.PositiveSmallIntegerField(
+        _("average minus, %"), default=40, validators=[MaxValueValidator(100)]
+    )
+    results_public = models.BooleanField(_("results are public"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(average_minus__lte=models.F("average"))
+                & Q(average__lte=models.F("average_plus")),
+                name="event_artificial_scores_ordered",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.date:%d.%m.%Y})"
+
+    def get_absolute_url(self):
+        return reverse("director:event_detail", args=[self.pk])
+
+
+class EntryQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(status=Entry.Status.ACTIVE)
+
+    def numbered(self):
+        return self.exclude(number__isnull=True)
+
+
+class Entry(models.Model):
+    """One player entered in one event."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("playing")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    last_name = models.CharField(_("last name"), max_length=NAME_MAX)
+    first_name = models.CharField(_("first name"), max_length=NAME_MAX)
+    club = models.CharField(_("club"), max_length=NAME_MAX, blank=True)
+    number = models.PositiveIntegerField(
+        _("participant number"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.ACTIVE
+    )
+    key = models.CharField(max_length=32, unique=True, default=new_private_key, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = EntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["number", "last_name", "first_name", "id"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "number"], name="entry_number_unique_in_event"
+            ),
+        ]
+
+    def __str__(self):
+        return self.full_name
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.last_name} {self.first_name}".strip()
+
+
+class Draw(models.Model):
+    """A draw of participant numbers (жеребьёвка), kept so it can be shown and repeated."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="draws")
+    seed = models.CharField(_("seed"), max_length=64)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    made_at = models.DateTimeField(auto_now_add=True)
+    # entry id -> number, as drawn: the record stays true even if numbers change later.
+    numbers = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-made_at", "-id"]
+
+    def __str__(self):
+        return f"{self.event} draw {self.seed}"
+
+
+class Room(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rooms")
+    number = models.PositiveSmallIntegerField(_("room number"), validators=[MinValueValidator(1)])
+    name = models.CharField(_("room name"), max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="room_number_unique_in_event")
+        ]
+
+    def __str__(self):
+        return self.name or str(_("Room %(number)s") % {"number": self.number})
+
+
+class Table(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table number"), validators=[MinValueValidator(1)])
+    seats = models.PositiveSmallIntegerField(
+        _("seats"), default=4, validators=[MinValueValidator(3), MaxValueValidator(4)]
+    )
+
+    class Meta:
+        ordering = ["room__number", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="table_number_unique_in_room"),
+            models.CheckConstraint(condition=Q(seats__in=[3, 4]), name="table_seats_3_or_4"),
+        ]
+
+    def __str__(self):
+        return str(_("Table %(number)s") % {"number": self.number})

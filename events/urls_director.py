@@ -1,0 +1,43 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from events import views
+
+app_name = "director"
+
+urlpatterns = [
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="director/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", views.event_list, name="event_list"),
+    path("events/new/", views.event_create, name="event_create"),
+    path("events/<int:pk>/", views.event_detail, name="event_detail"),
+    path("events/<int:pk>/edit/", views.event_edit, name="event_edit"),
+    path("events/<int:pk>/players/add/", views.entry_add, name="entry_add"),
+    path("events/<int:pk>/players/paste/", views.entries_paste, name="entries_paste"),
+    path("events/<int:pk>/players/import/", views.entries_import, name="entries_import"),
+    path(
+        "events/<int:pk>/players/import/confirm/",
+        views.entries_import_confirm,
+        name="entries_import_confirm",
+    ),
+    path("events/<int:pk>/players/<int:entry_pk>/edit/", views.entry_edit, name="entry_edit"),
+    path(
+        "events/<int:pk>/players/<int:entry_pk>/withdraw/",
+        views.entry_withdraw,
+        name="entry_withdraw",
+    ),
+    path(
+        "events/<int:pk>/players/<int:entry_pk>/reinstate/",
+        views.entry_reinstate,
+        name="entry_reinstate",
+    ),
+    path("events/<int:pk>/draw/", views.draw, name="draw"),
+    path("events/<int:pk>/draws/", views.draw_list, name="draw_list"),
+    path("events/<int:pk>/rooms/", views.room_list, name="room_list"),
+]

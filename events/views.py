@@ -1,0 +1,282 @@
+"""The director's pages: events, players, the draw, rooms. Views only translate."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from events import roster, services
+from events.forms import (
+    DrawForm,
+    EntryForm,
+    EventForm,
+    ImportConfirmForm,
+    ImportUploadForm,
+    PasteForm,
+)
+from events.models import Entry, Event
+
+
+def event_for(user, pk) -> Event:
+    """The event if this director may see it; otherwise 404, saying nothing of others' events."""
+    try:
+        return Event.objects.visible_to(user).get(pk=pk)
+    except (Event.DoesNotExist, ValueError):
+        raise Http404(_("No such event among yours.")) from None
+
+
+def _apply_validation_error(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+@login_required
+def event_list(request):
+    events = Event.objects.visible_to(request.user).annotate(
+        players=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE))
+    )
+    return render(request, "director/event_list.html", {"events": events})
+
+
+@login_required
+def event_create(request):
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = services.event_create(owner=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _apply_validation_error(form, error)
+        else:
+            messages.success(request, _("Event «%(name)s» created.") % {"name": event.name})
+            return redirect(event)
+    return render(request, "director/event_form.html", {"form": form, "event": None})
+
+
+@login_required
+def event_edit(request, pk):
+    event = event_for(request.user, pk)
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.event_update(Event.objects.get(pk=event.pk), **form.cleaned_data)
+        except ValidationError as error:
+            _apply_validation_error(form, error)
+        else:
+            messages.success(request, _("Event saved."))
+            return redirect(event)
+    return render(request, "director/event_form.html", {"form": form, "event": event})
+
+
+@login_required
+def event_detail(request, pk):
+    event = event_for(request.user, pk)
+    entries = list(event.entries.all())
+    return render(
+        request,
+        "director/event_detail.html",
+        {
+            "event": event,
+            "entries": entries,
+            "active_count": sum(1 for e in entries if e.status == Entry.Status.ACTIVE),
+            "unnumbered": sum(
+                1 for e in entries if e.number is None and e.status == Entry.Status.ACTIVE
+            ),
+            "draw_form": DrawForm(),
+            "last_draw": event.draws.first(),
+        },
+    )
+
+
+@login_required
+def entry_add(request, pk):
+    event = event_for(request.user, pk)
+    form = EntryForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.entry_create(event, **form.cleaned_data)
+        except ValidationError as error:
+            _apply_validation_error(form, error)
+        else:
+            messages.success(request, _("%(name)s added.") % {"name": entry.full_name})
+            if "add_another" in request.POST:
+                return redirect("director:entry_add", pk=event.pk)
+            return redirect(event)
+    return render(
+        request, "director/entry_form.html", {"form": form, "event": event, "entry": None}
+    )
+
+
+@login_required
+def entry_edit(request, pk, entry_pk):
+    event = event_for(request.user, pk)
+    entry = get_object_or_404(event.entries, pk=entry_pk)
+    form = EntryForm(request.POST or None, instance=entry)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.entry_update(event.entries.get(pk=entry.pk), **form.cleaned_data)
+        except ValidationError as error:
+            _apply_validation_error(form, error)
+        else:
+            messages.success(request, _("Player saved."))
+            return redirect(event)
+    return render(
+        request, "director/entry_form.html", {"form": form, "event": event, "entry": entry}
+    )
+
+
+@login_required
+@require_POST
+def entry_withdraw(request, pk, entry_pk):
+    event = event_for(request.user, pk)
+    entry = services.entry_withdraw(get_object_or_404(event.entries, pk=entry_pk))
+    messages.success(request, _("%(name)s withdrawn.") % {"name": entry.full_name})
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def entry_reinstate(request, pk, entry_pk):
+    event = event_for(request.user, pk)
+    entry = services.entry_reinstate(get_object_or_404(event.entries, pk=entry_pk))
+    messages.success(request, _("%(name)s is playing again.") % {"name": entry.full_name})
+    return redirect(event)
+
+
+def _imported(request, event, entries):
+    messages.success(
+        request,
+        ngettext("%(count)d player added.", "%(count)d players added.", len(entries))
+        % {"count": len(entries)},
+    )
+    return redirect(event)
+
+
+@login_required
+def entries_paste(request, pk):
+    event = event_for(request.user, pk)
+    form = PasteForm(request.POST or None)
+    check = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            rows = roster.parse_paste(form.cleaned_data["text"])
+        except roster.RosterError as error:
+            form.add_error("text", str(error))
+        else:
+            if not rows:
+                form.add_error("text", _("No players in the text."))
+            else:
+                check = services.roster_check(event, rows)
+                if check.ok:
+                    return _imported(request, event, services.entries_import(event, rows))
+                form.add_error(
+                    "text",
+                    _("%(count)d lines have problems; nothing was saved. Correct them below.")
+                    % {"count": check.problem_count},
+                )
+    return render(
+        request, "director/entries_paste.html", {"form": form, "event": event, "check": check}
+    )
+
+
+@login_required
+def entries_import(request, pk):
+    event = event_for(request.user, pk)
+    form = ImportUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            if upload.size > roster.MAX_BYTES:
+                raise roster.RosterError(_("The file is larger than 1 MB."))
+            text, encoding = roster.decode_csv(upload.read())
+            rows = roster.parse_csv(text)
+        except roster.RosterError as error:
+            form.add_error("file", str(error))
+        else:
+            check = services.roster_check(event, rows)
+            return render(
+                request,
+                "director/entries_preview.html",
+                {
+                    "event": event,
+                    "check": check,
+                    "encoding": encoding,
+                    "filename": upload.name,
+                    "confirm": ImportConfirmForm(initial={"text": text, "source": "csv"}),
+                },
+            )
+    return render(request, "director/entries_import.html", {"form": form, "event": event})
+
+
+@login_required
+@require_POST
+def entries_import_confirm(request, pk):
+    event = event_for(request.user, pk)
+    form = ImportConfirmForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("The import form was incomplete; upload the file again."))
+        return redirect("director:entries_import", pk=event.pk)
+    try:
+        rows = roster.parse_csv(form.cleaned_data["text"])
+    except roster.RosterError as error:
+        messages.error(request, str(error))
+        return redirect("director:entries_import", pk=event.pk)
+    try:
+        return _imported(request, event, services.entries_import(event, rows))
+    except ValidationError as error:
+        # The rows now carry their problems (someone may have taken a number meanwhile).
+        messages.error(request, " ".join(error.messages))
+        return render(
+            request,
+            "director/entries_preview.html",
+            {"event": event, "check": services.RosterCheck(rows), "confirm": form},
+        )
+
+
+@login_required
+@require_POST
+def draw(request, pk):
+    event = event_for(request.user, pk)
+    form = DrawForm(request.POST)
+    if form.is_valid():
+        try:
+            made = services.draw_make(event, by=request.user, seed=form.cleaned_data["seed"])
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(
+                request, _("Numbers drawn with seed «%(seed)s».") % {"seed": made.seed}
+            )
+    else:
+        messages.error(request, " ".join(form.errors.get("seed", [])))
+    return redirect(event)
+
+
+@login_required
+def draw_list(request, pk):
+    event = event_for(request.user, pk)
+    names = {e.pk: e.full_name for e in event.entries.all()}
+    draws = [
+        {
+            "draw": d,
+            "rows": sorted(
+                ((number, names.get(int(entry_pk), "—")) for entry_pk, number in d.numbers.items())
+            ),
+        }
+        for d in event.draws.select_related("made_by")
+    ]
+    return render(request, "director/draw_list.html", {"event": event, "draws": draws})
+
+
+@login_required
+def room_list(request, pk):
+    event = event_for(request.user, pk)
+    rooms = event.rooms.prefetch_related("tables")
+    return render(request, "director/room_list.html", {"event": event, "rooms": rooms})
