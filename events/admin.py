@@ -36,5 +36,5 @@ class TableInline(admin.TabularInline):
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ["event", "number", "name"]
+    list_display = ["session", "number", "name", "kind", "seats", "rounds_planned"]
     inlines = [TableInline]

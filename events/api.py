@@ -101,7 +101,18 @@ class RoomSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Room
-        fields = ["id", "number", "name", "tables"]
+        fields = [
+            "id",
+            "session",
+            "number",
+            "name",
+            "kind",
+            "seats",
+            "rounds_planned",
+            "first_participant",
+            "participants",
+            "tables",
+        ]
 
 
 class EventViewSet(viewsets.ModelViewSet):
@@ -138,7 +149,9 @@ class EventViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def rooms(self, request, pk=None):
         event = self.get_object()
-        return Response(RoomSerializer(event.rooms.prefetch_related("tables"), many=True).data)
+        return Response(
+            RoomSerializer(Room.objects.of_event(event).prefetch_related("tables"), many=True).data
+        )
 
 
 class EntryViewSet(

@@ -179,15 +179,64 @@ class Draw(models.Model):
         return f"{self.event} draw {self.seed}"
 
 
-class Room(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rooms")
-    number = models.PositiveSmallIntegerField(_("room number"), validators=[MinValueValidator(1)])
-    name = models.CharField(_("room name"), max_length=100, blank=True)
+class Session(models.Model):
+    """A sequence of rounds under the movement the director chose from the planner."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveSmallIntegerField(_("session number"), default=1)
+    participants = models.PositiveIntegerField(_("participants"))
+    # The planner option as chosen (rooms with kind, tables, seats, rounds and metrics).
+    plan = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
 
     class Meta:
-        ordering = ["number"]
+        ordering = ["event", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="room_number_unique_in_event")
+            models.UniqueConstraint(
+                fields=["event", "number"], name="session_number_unique_in_event"
+            )
+        ]
+
+    def __str__(self):
+        return str(_("Session %(number)s") % {"number": self.number})
+
+
+class RoomQuerySet(models.QuerySet):
+    def of_event(self, event):
+        return self.filter(session__event=event)
+
+
+class Room(models.Model):
+    """A group of tables with its own movement and clock."""
+
+    class Kind(models.TextChoices):
+        PRIME = "prime", _("prime rule")
+        SKIP = "skip", _("skip procedure")
+        SCHEME = "scheme", _("special scheme")
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="rooms")
+    number = models.PositiveSmallIntegerField(_("room number"), validators=[MinValueValidator(1)])
+    name = models.CharField(_("room name"), max_length=100, blank=True)
+    kind = models.CharField(_("movement"), max_length=10, choices=Kind.choices)
+    seats = models.PositiveSmallIntegerField(_("seats per table"), default=4)
+    rounds_planned = models.PositiveSmallIntegerField(_("rounds"))
+    # Participant numbers first..first+participants-1 play in this room.
+    first_participant = models.PositiveIntegerField(default=1)
+    participants = models.PositiveIntegerField()
+    scheme = models.PositiveSmallIntegerField(null=True, blank=True)
+    metrics = models.JSONField(default=dict)
+
+    objects = RoomQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "number"], name="room_number_unique_in_session"
+            )
         ]
 
     def __str__(self):
@@ -210,3 +259,73 @@ class Table(models.Model):
 
     def __str__(self):
         return str(_("Table %(number)s") % {"number": self.number})
+
+
+class RoundQuerySet(models.QuerySet):
+    def running(self):
+        return self.filter(state=Round.State.RUNNING)
+
+
+class Round(models.Model):
+    """One round of a room: every table plays one set; ends with «Конец тура!»."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("not started")
+        RUNNING = "running", _("running")
+        PAUSED = "paused", _("paused")
+        FINISHED = "finished", _("finished")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+
+    objects = RoundQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["room", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="round_number_unique_in_room")
+        ]
+
+    def __str__(self):
+        return str(_("Round %(number)s") % {"number": self.number})
+
+
+class Seat(models.Model):
+    """Where a participant sits in a round; a pause (bye) has no table and no position."""
+
+    class Position(models.TextChoices):
+        W = "W", "W"
+        N = "N", "N"
+        E = "E", "E"
+        S = "S", "S"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="placements")
+    participant = models.PositiveIntegerField(_("participant number"))
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="placements")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, null=True, blank=True, related_name="placements"
+    )
+    position = models.CharField(max_length=1, choices=Position.choices, blank=True)
+
+    class Meta:
+        ordering = ["round", "table__number", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "participant"], name="seat_participant_once_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "table", "position"],
+                condition=Q(table__isnull=False),
+                name="seat_taken_once_per_round",
+            ),
+            models.CheckConstraint(
+                condition=(Q(table__isnull=True) & Q(position=""))
+                | (Q(table__isnull=False) & ~Q(position="")),
+                name="seat_pause_has_no_position",
+            ),
+        ]
+
+    @property
+    def is_pause(self) -> bool:
+        return self.table_id is None

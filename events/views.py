@@ -19,7 +19,7 @@ from events.forms import (
     ImportUploadForm,
     PasteForm,
 )
-from events.models import Entry, Event
+from events.models import Entry, Event, Room
 
 
 def event_for(user, pk) -> Event:
@@ -278,5 +278,5 @@ def draw_list(request, pk):
 @login_required
 def room_list(request, pk):
     event = event_for(request.user, pk)
-    rooms = event.rooms.prefetch_related("tables")
+    rooms = Room.objects.of_event(event).select_related("session").prefetch_related("tables")
     return render(request, "director/room_list.html", {"event": event, "rooms": rooms})

@@ -168,15 +168,22 @@ def test_a_draw_with_no_players_is_a_400(api, event):
 
 
 def test_rooms_are_listed(api, event):
-    room = event.rooms.create(number=1)
-    room.tables.create(number=1, seats=3)
+    session = event.sessions.create(participants=15)
+    room = session.rooms.create(number=1, kind="prime", seats=3, rounds_planned=5, participants=15)
+    table = room.tables.create(number=1, seats=3)
     body = api.get(f"/api/v1/events/{event.pk}/rooms/").json()
     assert body == [
         {
             "id": room.pk,
+            "session": session.pk,
             "number": 1,
             "name": "",
-            "tables": [{"id": room.tables.get().pk, "number": 1, "seats": 3}],
+            "kind": "prime",
+            "seats": 3,
+            "rounds_planned": 5,
+            "first_participant": 1,
+            "participants": 15,
+            "tables": [{"id": table.pk, "number": 1, "seats": 3}],
         }
     ]
 
