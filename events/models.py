@@ -326,6 +326,10 @@ class Seat(models.Model):
             ),
         ]
 
+    def __str__(self):
+        where = f"{self.table_id and self.table.number}{self.position}" if self.table_id else "P"
+        return f"{self.round}: {self.participant} → {where}"
+
     @property
     def is_pause(self) -> bool:
         return self.table_id is None

@@ -65,3 +65,6 @@ class TablePlay(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "table"], name="one_set_per_table_per_round")
         ]
+
+    def __str__(self):
+        return f"{self.round}, {self.table}: {self.board_set}"
