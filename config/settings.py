@@ -142,6 +142,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# The sweep fires anything overdue: after a worker or broker restart nothing is lost.
+CLOCK_SWEEP_SECONDS = float(env_int("CLOCK_SWEEP_MS", 1000)) / 1000
+CELERY_BEAT_SCHEDULE = {
+    "clock-sweep": {"task": "events.clock_sweep", "schedule": CLOCK_SWEEP_SECONDS},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 HEALTH_WORKER_TIMEOUT = float(env_int("HEALTH_WORKER_TIMEOUT_MS", 2000)) / 1000
 
 # --- Auth -----------------------------------------------------------------------------

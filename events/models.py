@@ -16,6 +16,11 @@ from django.utils.translation import gettext_lazy as _
 NAME_MAX = 100
 
 
+def new_public_slug() -> str:
+    """The event's public address part (/e/<slug>/): short, and not the database id."""
+    return secrets.token_hex(4)
+
+
 def new_private_key() -> str:
     """An unguessable key for a player's private link (about 128 bits)."""
     return secrets.token_urlsafe(16)
@@ -88,6 +93,22 @@ class Event(models.Model):
         _("average minus, %"), default=40, validators=[MaxValueValidator(100)]
     )
     results_public = models.BooleanField(_("results are public"), default=False)
+    warning_minutes = models.PositiveSmallIntegerField(
+        _("warning before the end, minutes"),
+        default=5,
+        validators=[MaxValueValidator(30)],
+        help_text=_("«Осталось N минут» is announced this long before the end; 0 turns it off."),
+    )
+    changeover_minutes = models.PositiveSmallIntegerField(
+        _("automatic next round after, minutes"),
+        default=0,
+        validators=[MaxValueValidator(30)],
+        help_text=_(
+            "0: the director starts every round; otherwise the next round starts by itself "
+            "this long after «Конец тура!»."
+        ),
+    )
+    slug = models.CharField(max_length=16, unique=True, default=new_public_slug, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -187,6 +208,12 @@ class Session(models.Model):
     participants = models.PositiveIntegerField(_("participants"))
     # The planner option as chosen (rooms with kind, tables, seats, rounds and metrics).
     plan = models.JSONField(default=dict)
+    round_seconds = models.PositiveIntegerField(
+        _("round length, seconds"),
+        null=True,
+        blank=True,
+        help_text=_("Leave empty for deals in the set × minutes per deal."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -267,7 +294,12 @@ class RoundQuerySet(models.QuerySet):
 
 
 class Round(models.Model):
-    """One round of a room: every table plays one set; ends with «Конец тура!»."""
+    """One round of a room: every table plays one set; ends with «Конец тура!».
+
+    The clock: ``ends_at`` is the instant the round ends while it runs; while paused,
+    ``paused_remaining`` holds what was left. Tasks decide nothing themselves: a conditional
+    update on ``state`` and ``ends_at`` picks who fires, so stale tasks do nothing.
+    """
 
     class State(models.TextChoices):
         PENDING = "pending", _("not started")
@@ -278,6 +310,20 @@ class Round(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("round"))
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    length_seconds = models.PositiveIntegerField(
+        _("round length, seconds"),
+        null=True,
+        blank=True,
+        help_text=_("Leave empty for the session's length."),
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    paused_remaining = models.DurationField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    warned_at = models.DateTimeField(null=True, blank=True)
+    # A pending round that starts by itself at this instant (changeover); None: the director
+    # starts it.
+    auto_start_at = models.DateTimeField(null=True, blank=True)
 
     objects = RoundQuerySet.as_manager()
 
@@ -286,9 +332,44 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["room", "number"], name="round_number_unique_in_room")
         ]
+        indexes = [models.Index(fields=["state", "ends_at"], name="round_state_ends_at")]
 
     def __str__(self):
         return str(_("Round %(number)s") % {"number": self.number})
+
+
+class Announcement(models.Model):
+    """«Начало тура!», «Конец тура!», a warning, a pause: stored with its real firing time."""
+
+    class Kind(models.TextChoices):
+        START = "start", _("Round starts")
+        END = "end", _("Round ends")
+        WARNING = "warning", _("Time warning")
+        PAUSE = "pause", _("Clock paused")
+        RESUME = "resume", _("Clock resumed")
+        CHANGE = "change", _("Time changed")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="announcements")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="announcements")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # Figures the text is made of (minutes, moves…), rendered in the reader's language.
+    data = models.JSONField(default=dict)
+    due_at = models.DateTimeField(null=True, blank=True)
+    fired_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-fired_at", "-id"]
+        constraints = [
+            # Exactly once: one start and one end per round, whoever tries to fire them.
+            models.UniqueConstraint(
+                fields=["round", "kind"],
+                condition=Q(kind__in=["end", "start"]),
+                name="announcement_once_per_round",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.round}: {self.kind} @ {self.fired_at:%H:%M:%S}"
 
 
 class Seat(models.Model):

@@ -1,5 +1,6 @@
 """Sets and deals of a session, and which set each table plays in each round."""
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -8,16 +9,25 @@ POSITIONS = [("W", "W"), ("N", "N"), ("E", "E"), ("S", "S")]
 
 
 class BoardSet(models.Model):
-    """A set (комплект): the boxes a table plays in one round; equal numbers, same boards."""
+    """A set (комплект): the boxes a table plays in one round; equal numbers, same boards.
 
-    room = models.ForeignKey("events.Room", on_delete=models.CASCADE, related_name="board_sets")
+    Sets belong to the session: rooms with the same movement (twin rooms, e.g. 26 = 13 + 13)
+    play duplicated boxes of the same ``family``, so their results are compared together.
+    """
+
+    session = models.ForeignKey(
+        "events.Session", on_delete=models.CASCADE, related_name="board_sets"
+    )
+    family = models.PositiveSmallIntegerField(default=1)
     number = models.PositiveIntegerField(_("set"))
     players = models.PositiveSmallIntegerField(_("players at the table"))
 
     class Meta:
-        ordering = ["room", "number"]
+        ordering = ["session", "family", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["room", "number"], name="set_number_unique_in_room"),
+            models.UniqueConstraint(
+                fields=["session", "family", "number"], name="set_number_unique_in_family"
+            ),
             models.CheckConstraint(condition=Q(players__in=[3, 4]), name="set_players_3_or_4"),
         ]
 
@@ -59,6 +69,8 @@ class TablePlay(models.Model):
     round = models.ForeignKey("events.Round", on_delete=models.CASCADE, related_name="plays")
     table = models.ForeignKey("events.Table", on_delete=models.CASCADE, related_name="plays")
     board_set = models.ForeignKey(BoardSet, on_delete=models.CASCADE, related_name="plays")
+    # Marked at «Конец тура!» when not every deal of the set has a sheet (time penalties).
+    late = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["round", "table__number"]
@@ -68,3 +80,56 @@ class TablePlay(models.Model):
 
     def __str__(self):
         return f"{self.round}, {self.table}: {self.board_set}"
+
+
+class ScoreSheet(models.Model):
+    """One deal's recorded result at one table in one round (протокол)."""
+
+    class Status(models.TextChoices):
+        ENTERED = "entered", _("entered")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+
+    play = models.ForeignKey(TablePlay, on_delete=models.CASCADE, related_name="sheets")
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="sheets")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ENTERED)
+    current = models.ForeignKey(
+        "ScoreSheetVersion", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["play", "deal__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["play", "deal"], name="one_sheet_per_deal_per_table")
+        ]
+
+    def __str__(self):
+        return f"{self.play}: {self.deal.code}"
+
+
+class ScoreSheetVersion(models.Model):
+    """Every entry or correction of a sheet is kept: a correction never overwrites silently."""
+
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    data = models.JSONField()  # as entered: declarer, contract, trump, defenders, tricks…
+    result = models.JSONField()  # the settlement: scores per seat, failed seats
+    entered_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_by_entry = models.ForeignKey(
+        "events.Entry", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["sheet", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "number"], name="sheet_version_number_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.sheet} v{self.number}"
