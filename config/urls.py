@@ -9,6 +9,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("director/", include("events.urls_director")),
+    path("e/", include("events.urls_public")),
     path("api/", include("config.api")),
     path("admin/", admin.site.urls),
 ]

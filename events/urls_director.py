@@ -40,4 +40,10 @@ urlpatterns = [
     path("events/<int:pk>/draw/", views.draw, name="draw"),
     path("events/<int:pk>/draws/", views.draw_list, name="draw_list"),
     path("events/<int:pk>/rooms/", views.room_list, name="room_list"),
+    path("events/<int:pk>/rooms/<int:room_pk>/", views.room_detail, name="room_detail"),
+    path(
+        "events/<int:pk>/rounds/<int:round_pk>/<slug:action>/",
+        views.round_action,
+        name="round_action",
+    ),
 ]

@@ -6,11 +6,12 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from events import roster, services
+from events import announcements, roster, rounds, services
 from events.forms import (
     DrawForm,
     EntryForm,
@@ -19,7 +20,8 @@ from events.forms import (
     ImportUploadForm,
     PasteForm,
 )
-from events.models import Entry, Event, Room
+from events.models import Announcement, Entry, Event, Room, Round
+from events.views_public import room_clock
 
 
 def event_for(user, pk) -> Event:
@@ -280,3 +282,72 @@ def room_list(request, pk):
     event = event_for(request.user, pk)
     rooms = Room.objects.of_event(event).select_related("session").prefetch_related("tables")
     return render(request, "director/room_list.html", {"event": event, "rooms": rooms})
+
+
+ROUND_ACTIONS = {
+    "start": rounds.round_start,
+    "pause": rounds.round_pause,
+    "resume": rounds.round_resume,
+    "adjust": rounds.round_adjust,
+    "end": rounds.round_end_now,
+}
+
+
+@login_required
+def room_detail(request, pk, room_pk):
+    event = event_for(request.user, pk)
+    room = get_object_or_404(
+        Room.objects.of_event(event).select_related("session__event"), pk=room_pk
+    )
+    now = timezone.now()
+    log = (
+        Announcement.objects.filter(room=room)
+        .select_related("round", "room")
+        .order_by("-fired_at", "-id")
+    )
+    return render(
+        request,
+        "director/room_detail.html",
+        {
+            "event": event,
+            "room": room,
+            "clock": room_clock(room, now),
+            "rounds": room.rounds.all(),
+            "current": room.rounds.filter(
+                state__in=[Round.State.RUNNING, Round.State.PAUSED]
+            ).first(),
+            "next_round": rounds.room_next_round(room),
+            "log": [(a, announcements.headline(a), announcements.details(a)) for a in log[:100]],
+        },
+    )
+
+
+@login_required
+@require_POST
+def round_action(request, pk, round_pk, action):
+    event = event_for(request.user, pk)
+    rnd = get_object_or_404(Round.objects.filter(room__session__event=event), pk=round_pk)
+    service = ROUND_ACTIONS.get(action)
+    if service is None:
+        raise Http404(_("No such clock action."))
+    kwargs = {}
+    try:
+        if action == "adjust":
+            kwargs["seconds"] = _int_field(request.POST, "minutes", _("minutes")) * 60
+        elif action == "start" and request.POST.get("minutes", "").strip():
+            kwargs["length_seconds"] = _int_field(request.POST, "minutes", _("minutes")) * 60
+        service(rnd, **kwargs)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("director:room_detail", pk=event.pk, room_pk=rnd.room_id)
+
+
+def _int_field(data, name, label) -> int:
+    raw = data.get(name, "").strip()
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValidationError(
+            _("«%(field)s» must be a whole number, not «%(value)s».")
+            % {"field": label, "value": raw}
+        ) from None

@@ -85,7 +85,71 @@ def other_event(other_director):
     return event_create(owner=other_director, name="Чужой турнир", date="2026-12-06")
 
 
-def _wait_for_worker(app, queue: str, timeout: float) -> None:
+def _test_database_url() -> str:
+    from django.db import connection
+
+    db = connection.settings_dict
+    return f"postgres://{db['USER'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+class WorkerProcess:
+    """A real Celery worker process on Redis, consuming its own queue, on the test database."""
+
+    def __init__(self, queue: str, *, beat: bool, sweep_ms: int = 500):
+        self.queue = queue
+        env = dict(os.environ)
+        env.update(
+            DATABASE_URL=_test_database_url(),
+            CELERY_TASK_DEFAULT_QUEUE=queue,
+            CLOCK_SWEEP_MS=str(sweep_ms),
+        )
+        logs = ROOT / "var" / "test-workers"
+        logs.mkdir(parents=True, exist_ok=True)
+        self.log_path = logs / f"{queue}-{uuid.uuid4().hex[:4]}.log"
+        self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
+        args = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "--queues",
+            queue,
+            "--hostname",
+            f"{queue}-{uuid.uuid4().hex[:4]}@%h",
+            "--loglevel",
+            "INFO",
+            "--without-gossip",
+            "--without-mingle",
+        ]
+        if beat:
+            args += ["--beat", "--schedule", str(logs / f"beat-{queue}-{uuid.uuid4().hex[:4]}")]
+        self.process = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT
+        )
+
+    def wait_ready(self, timeout: float = 30) -> "WorkerProcess":
+        _wait_for_worker(self.queue, timeout)
+        return self
+
+    def stop(self, *, kill: bool = False) -> None:
+        if self.process.poll() is None:
+            if kill:
+                self.process.kill()
+            else:
+                self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        self._log.close()
+
+
+def _wait_for_worker(queue: str, timeout: float) -> None:
     from events.tasks import ping
 
     deadline = time.monotonic() + timeout
@@ -100,56 +164,42 @@ def _wait_for_worker(app, queue: str, timeout: float) -> None:
 
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup, django_db_blocker):
-    """A real Celery worker on Redis, consuming a queue of its own, on the test database."""
-    from django.db import connection
-
+    """One worker shared by the tests that need one; without the beat, so that no sweep of
+    its own touches the clock tests (they start their own workers)."""
     from config.celery import app
 
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    db = connection.settings_dict
-    env = dict(os.environ)
-    env["DATABASE_URL"] = (
-        f"postgres://{db['USER'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    )
-    env["CELERY_TASK_DEFAULT_QUEUE"] = queue
-    log = open(ROOT / "var" / f"worker-{queue}.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool",
-            "solo",
-            "--queues",
-            queue,
-            "--hostname",
-            f"{queue}@%h",
-            "--loglevel",
-            "INFO",
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
     previous = app.conf.task_default_queue
     app.conf.task_default_queue = queue
+    worker = WorkerProcess(queue, beat=False)
     try:
-        _wait_for_worker(app, queue, timeout=30)
-        yield {"queue": queue, "process": proc}
+        yield worker.wait_ready()
     finally:
         app.conf.task_default_queue = previous
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        worker.stop()
+
+
+@pytest.fixture
+def worker_factory(django_db_setup):
+    """Start and stop workers inside one test (a worker that dies mid-round…)."""
+    from config.celery import app
+
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    previous = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
+    started: list[WorkerProcess] = []
+
+    def start(*, beat: bool = True) -> WorkerProcess:
+        worker = WorkerProcess(queue, beat=beat).wait_ready()
+        started.append(worker)
+        return worker
+
+    try:
+        yield start
+    finally:
+        app.conf.task_default_queue = previous
+        for worker in started:
+            worker.stop(kill=True)
 
 
 @pytest.fixture
@@ -159,3 +209,24 @@ def en():
 
     with translation.override("en"):
         yield
+
+
+def seat_players(event, count: int, *, kind: str = "prime", seats: int = 3, rounds=None):
+    """Enter ``count`` players, draw their numbers and seat them by the planner's option."""
+    from events import services as event_services
+    from movements import planner
+    from movements.services import session_create
+
+    for i in range(count):
+        event_services.entry_create(event, last_name=f"Игроков{i + 1:02d}", first_name="Игорь")
+    event_services.draw_make(event, seed="tests")
+    for option in planner.plan(count).as_dict()["options"]:
+        if all(r["kind"] == kind and r["seats"] == seats for r in option["rooms"]):
+            return session_create(event, option, rounds=rounds)
+    raise AssertionError(f"no {kind} option with {seats} seats for {count} players")
+
+
+@pytest.fixture
+def session15(event):
+    """15 players, one prime room of 5 tables × 3 seats, 5 rounds."""
+    return seat_players(event, 15)

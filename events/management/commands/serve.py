@@ -26,6 +26,8 @@ class Command(BaseCommand):
             "config.wsgi:application",
             "--bind",
             f"{host}:{port}",
+        ]
+        web += [
             "--workers",
             "2",
             "--threads",
@@ -37,20 +39,11 @@ class Command(BaseCommand):
             "--access-logfile",
             "-",
         ]
-        worker = [
-            os.path.join(bindir, "celery"),
-            "-A",
-            "config",
-            "worker",
-            "--loglevel",
-            "INFO",
-            "--pool",
-            "threads",
-            "--concurrency",
-            "4",
-            "--hostname",
-            f"worker-{port}@%h",
-        ]
+        # The worker runs the beat too: its clock sweep fires anything overdue.
+        worker = [os.path.join(bindir, "celery"), "-A", "config", "worker", "--beat"]
+        worker += ["--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME]
+        worker += ["--hostname", f"worker-{port}@%h"]
+        worker += ["--loglevel", "INFO", "--pool", "threads", "--concurrency", "4"]
         db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
         self.stdout.write(
             f"Serving on http://{host}:{port}/ (database: {db}, broker: "

@@ -1,0 +1,309 @@
+"""The round lifecycle and its clock: every state change of a Round goes through here.
+
+Director actions lock the round row; timer tasks never lock and never trust their own
+arguments: a conditional UPDATE on the round's state and end instant decides who fires,
+so a late, duplicated or stale task (after a pause or an extension) changes nothing.
+"""
+
+from datetime import timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from events import clock
+from events.models import Announcement, Round, Seat
+
+State = Round.State
+
+
+def round_length(rnd: Round) -> timedelta:
+    room = rnd.room
+    return clock.round_length(
+        deals=room.seats,
+        minutes_per_deal=room.session.event.minutes_per_deal,
+        session_seconds=room.session.round_seconds,
+        round_seconds=rnd.length_seconds,
+    )
+
+
+def round_remaining(rnd: Round, now=None) -> timedelta:
+    return clock.remaining(
+        rnd.state,
+        ends_at=rnd.ends_at,
+        paused_remaining=rnd.paused_remaining,
+        now=now or timezone.now(),
+        length=round_length(rnd),
+    )
+
+
+def _locked(rnd: Round) -> Round:
+    return Round.objects.select_for_update().select_related("room__session__event").get(pk=rnd.pk)
+
+
+def _schedule_timers(rnd: Round) -> None:
+    """Queue the end (and warning) tasks after commit; stale ones will find nothing to do."""
+    from events import tasks
+
+    ends_at = rnd.ends_at
+    warning = clock.warning_at(ends_at, rnd.room.session.event.warning_minutes)
+    pk = rnd.pk
+
+    def queue():
+        tasks.round_end_due.apply_async((pk,), eta=ends_at)
+        if warning is not None and rnd.warned_at is None and warning > timezone.now():
+            tasks.round_warning_due.apply_async((pk,), eta=warning)
+
+    transaction.on_commit(queue)
+
+
+def _announce(rnd: Round, kind: str, now, *, due_at=None, **data) -> Announcement:
+    return Announcement.objects.create(
+        room_id=rnd.room_id, round=rnd, kind=kind, data=data, due_at=due_at, fired_at=now
+    )
+
+
+@transaction.atomic
+def round_start(rnd: Round, *, length_seconds: int | None = None) -> Round:
+    """«Начало тура!»: the round runs; the previous one of the room must be over."""
+    rnd = _locked(rnd)
+    if rnd.state != State.PENDING:
+        raise ValidationError(_("Round %(n)d has already started.") % {"n": rnd.number})
+    busy = (
+        rnd.room.rounds.exclude(pk=rnd.pk).filter(state__in=[State.RUNNING, State.PAUSED]).first()
+    )
+    if busy:
+        raise ValidationError(
+            _("Round %(n)d is still on the clock: end it first.") % {"n": busy.number}
+        )
+    if rnd.room.rounds.filter(number__lt=rnd.number).exclude(state=State.FINISHED).exists():
+        raise ValidationError(_("Earlier rounds of this room have not been played yet."))
+    if length_seconds is not None:
+        if not 1 <= length_seconds <= 4 * 3600:
+            raise ValidationError({"length": _("A round lasts from 1 second to 4 hours.")})
+        rnd.length_seconds = length_seconds
+    now = timezone.now()
+    rnd.state = State.RUNNING
+    rnd.started_at = now
+    rnd.ends_at = now + round_length(rnd)
+    rnd.paused_remaining = None
+    rnd.auto_start_at = None
+    rnd.save()
+    _announce(
+        rnd, Announcement.Kind.START, now, length_seconds=int(round_length(rnd).total_seconds())
+    )
+    _schedule_timers(rnd)
+    return rnd
+
+
+def room_next_round(room) -> Round | None:
+    return room.rounds.filter(state=State.PENDING).order_by("number").first()
+
+
+@transaction.atomic
+def round_pause(rnd: Round) -> Round:
+    rnd = _locked(rnd)
+    now = timezone.now()
+    if rnd.state != State.RUNNING or rnd.ends_at <= now:
+        raise ValidationError(_("Only a running round can be paused."))
+    rnd.state = State.PAUSED
+    rnd.paused_remaining = rnd.ends_at - now
+    rnd.ends_at = None
+    rnd.save()
+    _announce(
+        rnd,
+        Announcement.Kind.PAUSE,
+        now,
+        remaining_seconds=int(rnd.paused_remaining.total_seconds()),
+    )
+    return rnd
+
+
+@transaction.atomic
+def round_resume(rnd: Round) -> Round:
+    rnd = _locked(rnd)
+    if rnd.state != State.PAUSED:
+        raise ValidationError(_("Only a paused round can be resumed."))
+    now = timezone.now()
+    rnd.state = State.RUNNING
+    rnd.ends_at = now + rnd.paused_remaining
+    rnd.paused_remaining = None
+    rnd.save()
+    _announce(
+        rnd,
+        Announcement.Kind.RESUME,
+        now,
+        remaining_seconds=int((rnd.ends_at - now).total_seconds()),
+    )
+    _schedule_timers(rnd)
+    return rnd
+
+
+@transaction.atomic
+def round_adjust(rnd: Round, *, seconds: int) -> Round:
+    """Add (or, negative, take off) time; the round never ends in the past because of it."""
+    rnd = _locked(rnd)
+    if not seconds or abs(seconds) > 4 * 3600:
+        raise ValidationError({"seconds": _("Add or take off between 1 second and 4 hours.")})
+    now = timezone.now()
+    delta = timedelta(seconds=seconds)
+    warning = timedelta(minutes=rnd.room.session.event.warning_minutes)
+    if rnd.state == State.RUNNING:
+        rnd.ends_at = max(rnd.ends_at + delta, now + timedelta(seconds=1))
+        left = rnd.ends_at - now
+    elif rnd.state == State.PAUSED:
+        rnd.paused_remaining = max(rnd.paused_remaining + delta, timedelta(seconds=1))
+        left = rnd.paused_remaining
+    else:
+        raise ValidationError(_("Time can be changed only while the round is on the clock."))
+    if rnd.warned_at and left > warning:
+        rnd.warned_at = None  # the warning will be given again at its new time
+    rnd.save()
+    _announce(
+        rnd,
+        Announcement.Kind.CHANGE,
+        now,
+        seconds=seconds,
+        remaining_seconds=int(left.total_seconds()),
+    )
+    if rnd.state == State.RUNNING:
+        _schedule_timers(rnd)
+    return rnd
+
+
+@transaction.atomic
+def round_end_now(rnd: Round) -> Round:
+    """The director ends the round at once («Конец тура!» now)."""
+    rnd = _locked(rnd)
+    if rnd.state not in (State.RUNNING, State.PAUSED):
+        raise ValidationError(_("Only a round on the clock can be ended."))
+    now = timezone.now()
+    Round.objects.filter(pk=rnd.pk).update(state=State.RUNNING, ends_at=now, paused_remaining=None)
+    if not round_fire_end(rnd.pk, now=now):
+        raise ValidationError(_("The round has already ended."))
+    rnd.refresh_from_db()
+    return rnd
+
+
+# --- what the timers call -------------------------------------------------------------
+
+
+def round_fire_end(round_id: int, *, now=None) -> bool:
+    """«Конец тура!» if the round is due; True only for the one caller that fired it."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        fired = Round.objects.filter(pk=round_id, state=State.RUNNING, ends_at__lte=now).update(
+            state=State.FINISHED, ended_at=now
+        )
+        if not fired:
+            return False
+        rnd = Round.objects.select_related("room__session__event").get(pk=round_id)
+        try:
+            with transaction.atomic():
+                _announce(rnd, Announcement.Kind.END, now, due_at=rnd.ends_at, **end_moves(rnd))
+        except IntegrityError:
+            return False
+        _after_end(rnd, now)
+    return True
+
+
+def _after_end(rnd: Round, now) -> None:
+    from scoring.services import late_tables_mark
+
+    late_tables_mark(rnd)
+    changeover = rnd.room.session.event.changeover_minutes
+    following = room_next_round(rnd.room)
+    if changeover and following is not None:
+        from events import tasks
+
+        at = now + timedelta(minutes=changeover)
+        Round.objects.filter(pk=following.pk).update(auto_start_at=at)
+        transaction.on_commit(lambda: tasks.round_start_due.apply_async((following.pk,), eta=at))
+
+
+def round_fire_warning(round_id: int, *, now=None) -> bool:
+    now = now or timezone.now()
+    rnd = Round.objects.select_related("room__session__event").filter(pk=round_id).first()
+    if rnd is None or not rnd.room.session.event.warning_minutes:
+        return False
+    window = timedelta(minutes=rnd.room.session.event.warning_minutes)
+    with transaction.atomic():
+        fired = Round.objects.filter(
+            pk=round_id,
+            state=State.RUNNING,
+            warned_at__isnull=True,
+            ends_at__gt=now,
+            ends_at__lte=now + window,
+        ).update(warned_at=now)
+        if fired:
+            rnd.refresh_from_db()
+            minutes = max(1, round((rnd.ends_at - now).total_seconds() / 60))
+            _announce(
+                rnd, Announcement.Kind.WARNING, now, due_at=rnd.ends_at - window, minutes=minutes
+            )
+    return bool(fired)
+
+
+def round_fire_auto_start(round_id: int, *, now=None) -> bool:
+    now = now or timezone.now()
+    claimed = Round.objects.filter(
+        pk=round_id, state=State.PENDING, auto_start_at__isnull=False, auto_start_at__lte=now
+    ).update(auto_start_at=None)
+    if not claimed:
+        return False
+    try:
+        round_start(Round.objects.get(pk=round_id))
+    except ValidationError:
+        return False
+    return True
+
+
+def clock_sweep(now=None) -> dict:
+    """Fire whatever is overdue (after a worker or broker restart nothing is lost)."""
+    now = now or timezone.now()
+    done = {"end": 0, "warning": 0, "start": 0}
+    for pk in Round.objects.filter(state=State.RUNNING, ends_at__lte=now).values_list(
+        "pk", flat=True
+    ):
+        done["end"] += round_fire_end(pk, now=now)
+    running = Round.objects.filter(state=State.RUNNING, warned_at__isnull=True, ends_at__gt=now)
+    for rnd in running.select_related("room__session__event"):
+        minutes = rnd.room.session.event.warning_minutes
+        if minutes and rnd.ends_at - timedelta(minutes=minutes) <= now:
+            done["warning"] += round_fire_warning(rnd.pk, now=now)
+    due = Round.objects.filter(state=State.PENDING, auto_start_at__lte=now)
+    for pk in due.values_list("pk", flat=True):
+        done["start"] += round_fire_auto_start(pk, now=now)
+    return done
+
+
+# --- what «Конец тура!» tells -----------------------------------------------------------
+
+
+def end_moves(rnd: Round) -> dict:
+    """Each line's move (when lines move as blocks) and where each table's set goes."""
+    following = rnd.room.rounds.filter(number=rnd.number + 1).first()
+    if following is None:
+        return {"round": rnd.number, "last": True}
+    seats = {}
+    for seat in Seat.objects.filter(round__in=[rnd, following], table__isnull=False).select_related(
+        "table"
+    ):
+        seats.setdefault(seat.round_id, {})[seat.participant] = (seat.table.number, seat.position)
+    from scoring.models import TablePlay
+
+    sets = {}
+    for play in TablePlay.objects.filter(round__in=[rnd, following]).select_related(
+        "table", "board_set"
+    ):
+        sets.setdefault(play.round_id, {})[play.table.number] = play.board_set.number
+    tables = rnd.room.tables.count()
+    lines = clock.line_moves(seats.get(rnd.pk, {}), seats.get(following.pk, {}), tables)
+    destinations = clock.set_destinations(sets.get(rnd.pk, {}), sets.get(following.pk, {}))
+    return {
+        "round": rnd.number,
+        "next_round": following.number,
+        "lines": None if lines is None else [{"line": m.line, "tables": m.tables} for m in lines],
+        "sets": {str(t): d for t, d in destinations.items()},
+    }

@@ -1,0 +1,147 @@
+/* The round clock: polls the server's clock document, counts down locally, corrected for
+   the offset between this device's clock and the server's, and announces news aloud.
+   Used by the hall screen, the director's room page and the players' phones. */
+(function () {
+  "use strict";
+
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+  function format(ms) {
+    var s = Math.max(0, Math.ceil(ms / 1000));
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    return (h ? h + ":" + pad(m) : pad(m)) + ":" + pad(sec);
+  }
+
+  function beep() {
+    try {
+      var Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return;
+      var ctx = beep.ctx || (beep.ctx = new Ctx());
+      [0, 0.35].forEach(function (at) {
+        var osc = ctx.createOscillator(), gain = ctx.createGain();
+        osc.frequency.value = 880;
+        gain.gain.setValueAtTime(0.25, ctx.currentTime + at);
+        gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + at + 0.3);
+        osc.connect(gain); gain.connect(ctx.destination);
+        osc.start(ctx.currentTime + at); osc.stop(ctx.currentTime + at + 0.3);
+      });
+    } catch (e) { /* no sound on this device */ }
+  }
+
+  function speak(text, lang) {
+    if (!("speechSynthesis" in window) || !text) return;
+    var u = new SpeechSynthesisUtterance(text);
+    u.lang = lang === "en" ? "en-GB" : "ru-RU";
+    var voices = window.speechSynthesis.getVoices();
+    for (var i = 0; i < voices.length; i++) {
+      if (voices[i].lang && voices[i].lang.indexOf(u.lang.slice(0, 2)) === 0) { u.voice = voices[i]; break; }
+    }
+    window.speechSynthesis.cancel();
+    window.speechSynthesis.speak(u);
+  }
+
+  function Clock(root) {
+    this.root = root;
+    this.url = root.getAttribute("data-clock-url");
+    this.interval = parseInt(root.getAttribute("data-poll-ms") || "1000", 10);
+    this.lang = document.documentElement.lang || "ru";
+    this.offset = 0;          // server time − local time, ms
+    this.doc = null;
+    this.fetchedAt = 0;       // local time of the last answer
+    this.seen = {};           // room → last announcement id
+    this.first = true;
+    this.sound = root.hasAttribute("data-sound") && localStorage.getItem("clock-sound") === "on";
+    var toggle = root.querySelector("[data-sound-toggle]");
+    if (toggle) {
+      var self = this;
+      toggle.setAttribute("aria-pressed", this.sound ? "true" : "false");
+      toggle.addEventListener("click", function () {
+        self.sound = !self.sound;
+        localStorage.setItem("clock-sound", self.sound ? "on" : "off");
+        toggle.setAttribute("aria-pressed", self.sound ? "true" : "false");
+        if (self.sound) { beep(); speak(toggle.getAttribute("data-test-phrase"), self.lang); }
+      });
+    }
+  }
+
+  Clock.prototype.poll = function () {
+    var self = this, sent = Date.now();
+    fetch(this.url, { cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { return r.json(); })
+      .then(function (doc) {
+        var received = Date.now();
+        var serverNow = Date.parse(doc.now);
+        self.offset = serverNow - (sent + received) / 2;
+        self.doc = doc; self.fetchedAt = received;
+        self.root.classList.remove("offline");
+        self.news(doc);
+        self.render();
+        self.root.dispatchEvent(new CustomEvent("clock:update", { detail: doc }));
+      })
+      .catch(function () { self.root.classList.add("offline"); })
+      .finally(function () { setTimeout(function () { self.poll(); }, self.interval); });
+  };
+
+  Clock.prototype.remaining = function (room) {
+    if (room.state === "running" && room.ends_at) {
+      return Date.parse(room.ends_at) - (Date.now() + this.offset);
+    }
+    if (room.state === "paused") {
+      return room.remaining_ms;
+    }
+    if (room.state === "finished") return 0;
+    return room.length_ms;
+  };
+
+  Clock.prototype.news = function (doc) {
+    var self = this;
+    doc.rooms.forEach(function (room) {
+      var a = room.announcement;
+      if (!a) return;
+      var before = self.seen[room.room];
+      self.seen[room.room] = a.id;
+      if (self.first || before === a.id) return;
+      self.root.dispatchEvent(new CustomEvent("clock:announcement", { detail: { room: room, announcement: a } }));
+      if (navigator.vibrate) { try { navigator.vibrate([300, 150, 300]); } catch (e) {} }
+      if (self.sound) { beep(); speak(a.headline + " " + (a.details || ""), self.lang); }
+    });
+    this.first = false;
+  };
+
+  Clock.prototype.render = function () {
+    if (!this.doc) return;
+    var self = this;
+    this.doc.rooms.forEach(function (room) {
+      var el = self.root.querySelector('[data-room="' + room.room + '"]');
+      if (!el) return;
+      var digits = el.querySelector("[data-digits]");
+      var ms = self.remaining(room);
+      if (digits) digits.textContent = format(ms);
+      el.setAttribute("data-state", room.state || "none");
+      el.classList.toggle("urgent", room.state === "running" && ms <= 60000);
+      var rnd = el.querySelector("[data-round]");
+      if (rnd) rnd.textContent = room.round || "—";
+      var st = el.querySelector("[data-state-label]");
+      if (st) st.textContent = st.getAttribute("data-label-" + (room.state || "none")) || "";
+      var head = el.querySelector("[data-headline]"), det = el.querySelector("[data-details]");
+      if (head) head.textContent = room.announcement ? room.announcement.headline : "";
+      if (det) det.textContent = room.announcement ? room.announcement.details : "";
+    });
+  };
+
+  Clock.prototype.start = function () {
+    var self = this;
+    this.poll();
+    setInterval(function () { self.render(); }, 250);
+  };
+
+  window.PreferenceClock = { Clock: Clock, format: format };
+  document.addEventListener("DOMContentLoaded", function () {
+    var nodes = document.querySelectorAll("[data-clock-url]");
+    for (var i = 0; i < nodes.length; i++) {
+      var c = new Clock(nodes[i]);
+      nodes[i].preferenceClock = c;
+      c.start();
+    }
+  });
+})();
