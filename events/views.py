@@ -293,13 +293,7 @@ ROUND_ACTIONS = {
 }
 
 
-@login_required
-def room_detail(request, pk, room_pk):
-    event = event_for(request.user, pk)
-    room = get_object_or_404(
-        Room.objects.of_event(event).select_related("session__event"), pk=room_pk
-    )
-    now = timezone.now()
+def _room_page(request, event, room, *, typed=None, status=200):
     log = (
         Announcement.objects.filter(room=room)
         .select_related("round", "room")
@@ -311,22 +305,43 @@ def room_detail(request, pk, room_pk):
         {
             "event": event,
             "room": room,
-            "clock": room_clock(room, now),
-            "rounds": room.rounds.all(),
+            "clock": room_clock(room, timezone.now()),
             "current": room.rounds.filter(
                 state__in=[Round.State.RUNNING, Round.State.PAUSED]
             ).first(),
             "next_round": rounds.room_next_round(room),
-            "log": [(a, announcements.headline(a), announcements.details(a)) for a in log[:100]],
+            "log": [
+                (
+                    a,
+                    announcements.headline(a),
+                    announcements.details(a),
+                    (a.fired_at - a.due_at).total_seconds() if a.due_at else None,
+                )
+                for a in log[:100]
+            ],
+            "typed": typed or {},
         },
+        status=status,
     )
+
+
+@login_required
+def room_detail(request, pk, room_pk):
+    event = event_for(request.user, pk)
+    room = get_object_or_404(
+        Room.objects.of_event(event).select_related("session__event"), pk=room_pk
+    )
+    return _room_page(request, event, room)
 
 
 @login_required
 @require_POST
 def round_action(request, pk, round_pk, action):
     event = event_for(request.user, pk)
-    rnd = get_object_or_404(Round.objects.filter(room__session__event=event), pk=round_pk)
+    rnd = get_object_or_404(
+        Round.objects.filter(room__session__event=event).select_related("room__session__event"),
+        pk=round_pk,
+    )
     service = ROUND_ACTIONS.get(action)
     if service is None:
         raise Http404(_("No such clock action."))
@@ -338,7 +353,10 @@ def round_action(request, pk, round_pk, action):
             kwargs["length_seconds"] = _int_field(request.POST, "minutes", _("minutes")) * 60
         service(rnd, **kwargs)
     except ValidationError as error:
+        # Show the refusal on the page itself, keeping what was typed.
         messages.error(request, " ".join(error.messages))
+        typed = {action: request.POST.get("minutes", "")}
+        return _room_page(request, event, rnd.room, typed=typed, status=400)
     return redirect("director:room_detail", pk=event.pk, room_pk=rnd.room_id)
 
 

@@ -163,3 +163,38 @@ def test_the_last_round_says_so(session15):
         rounds.round_fire_end(rnd.pk, now=rnd.ends_at)
     last = Announcement.objects.get(round__number=5, kind="end")
     assert "last round of the session" in announcements.details(last)
+
+
+def test_the_room_page_lists_announcements_with_their_lag(director_client, session15):
+    rnd = rounds.round_start(_round(session15), length_seconds=60)
+    rounds.round_fire_end(rnd.pk, now=rnd.ends_at + timedelta(milliseconds=250))
+    room = session15.rooms.get()
+    page = director_client.get(f"/director/events/{session15.event.pk}/rooms/{room.pk}/")
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "Конец тура!" in body and "Начало тура!" in body
+    assert "0,250" in body  # seconds late, Russian decimal comma
+
+
+def test_clock_actions_belong_to_the_events_director(other_client, client, session15):
+    rnd = _round(session15)
+    url = f"/director/events/{session15.event.pk}/rounds/{rnd.pk}/start/"
+    assert other_client.post(url).status_code == 404
+    client.logout()
+    assert client.post(url).status_code == 302
+    assert Round.objects.get(pk=rnd.pk).state == "pending"
+
+
+def test_a_bad_clock_action_is_refused_on_the_page_with_the_input_kept(director_client, session15):
+    rnd = rounds.round_start(_round(session15), length_seconds=60)
+    url = f"/director/events/{session15.event.pk}/rounds/{rnd.pk}/adjust/"
+    page = director_client.post(url, {"minutes": "пять"})
+    assert page.status_code == 400
+    body = page.content.decode()
+    assert "должно быть целое число, а не «пять»" in body and 'value="пять"' in body
+    assert (
+        director_client.post(
+            f"/director/events/{session15.event.pk}/rounds/{rnd.pk}/fly/"
+        ).status_code
+        == 404
+    )

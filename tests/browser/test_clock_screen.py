@@ -1,0 +1,77 @@
+"""The hall screen and the director's room page in Chromium."""
+
+import re
+
+import pytest
+
+from events import rounds
+from events.models import Round
+from tests.conftest import seat_players
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _login(page, live_server):
+    page.goto(f"{live_server.url}/director/login/")
+    page.get_by_label("Имя пользователя").fill("judge")
+    page.get_by_label("Пароль").fill("s3cret-pass-1")
+    page.get_by_role("button", name="Войти").click()
+
+
+def test_the_hall_screen_counts_down_and_shows_the_end(live_server, browser, event, shot):
+    session = seat_players(event, 15)
+    rnd = rounds.round_start(Round.objects.get(room__session=session, number=1), length_seconds=600)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ru-RU")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/e/{event.slug}/clock")
+    digits = page.locator("[data-digits]")
+    page.wait_for_function("document.querySelector('[data-digits]').textContent.startsWith('09:5')")
+    first = digits.text_content()
+    assert re.fullmatch(r"09:5\d", first)
+    page.wait_for_function(f"document.querySelector('[data-digits]').textContent !== '{first}'")
+    assert page.locator("[data-headline]").text_content() == "Начало тура!"
+    size = page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('[data-digits]')).fontSize)"
+    )
+    assert size >= 200  # readable across a hall
+    shot(page, "hall-screen-running")
+    rounds.round_end_now(rnd)
+    page.wait_for_function(
+        "document.querySelector('[data-headline]').textContent === 'Конец тура!'", timeout=5000
+    )
+    assert (
+        "N передаёт комплект на стол с номером на единицу меньше"
+        in page.locator("[data-details]").text_content()
+    )
+    assert page.locator("[data-digits]").text_content() == "00:00"
+    shot(page, "hall-screen-end")
+    context.close()
+
+
+def test_the_director_starts_and_pauses_a_round_from_the_room_page(
+    live_server, laptop, event, shot
+):
+    session = seat_players(event, 15)
+    room = session.rooms.get()
+    _login(laptop, live_server)
+    laptop.goto(f"{live_server.url}/director/events/{event.pk}/rooms/{room.pk}/")
+    laptop.get_by_label("Длительность тура, минут (пусто: сдач × минут на сдачу)").fill("0")
+    laptop.get_by_role("button", name="Начать тур 1").click()
+    assert laptop.get_by_text("Тур длится от 1 секунды до 4 часов.").is_visible()
+    assert (
+        laptop.get_by_label("Длительность тура, минут (пусто: сдач × минут на сдачу)").input_value()
+        == "0"
+    )
+    assert Round.objects.get(room=room, number=1).state == "pending"
+    laptop.get_by_label("Длительность тура, минут (пусто: сдач × минут на сдачу)").fill("12")
+    laptop.get_by_role("button", name="Начать тур 1").click()
+    laptop.wait_for_function(
+        "document.querySelector('[data-digits]').textContent.startsWith('11:5')"
+    )
+    rnd = Round.objects.get(room=room, number=1)
+    assert rnd.state == "running" and rnd.length_seconds == 720
+    laptop.get_by_role("button", name="Пауза").click()
+    assert Round.objects.get(pk=rnd.pk).state == "paused"
+    assert laptop.get_by_role("button", name="Продолжить").is_visible()
+    assert laptop.get_by_text("Часы остановлены").first.is_visible()
+    shot(laptop, "director-room-paused")
