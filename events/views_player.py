@@ -1,0 +1,52 @@
+"""A player's private pages (/p/<key>/): no account, the unguessable key is the pass."""
+
+import io
+
+import segno
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+
+from events.models import Entry
+from events.player import player_places
+from events.views_public import room_clock
+
+
+def _entry(key: str) -> Entry:
+    return get_object_or_404(Entry.objects.select_related("event"), key=key)
+
+
+def _context(entry: Entry) -> dict:
+    places = player_places(entry)
+    return {"entry": entry, "event": entry.event, **places}
+
+
+@never_cache
+def home(request, key):
+    entry = _entry(key)
+    return render(request, "player/home.html", _context(entry))
+
+
+@never_cache
+def places_fragment(request, key):
+    """The seat blocks alone, re-fetched by the page when the round changes."""
+    entry = _entry(key)
+    return render(request, "player/_places.html", _context(entry))
+
+
+@never_cache
+def clock_json(request, key):
+    entry = _entry(key)
+    places = player_places(entry)
+    now = timezone.now()
+    rooms = [room_clock(places["room"], now)] if places["room"] else []
+    return JsonResponse({"now": now.isoformat(), "event": entry.event.name, "rooms": rooms})
+
+
+def qr_svg(request, key):
+    entry = _entry(key)
+    url = request.build_absolute_uri(f"/p/{entry.key}/")
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False)
+    return HttpResponse(out.getvalue(), content_type="image/svg+xml")

@@ -1,0 +1,27 @@
+"""A player's phone at 360 px: the seat, the countdown, and «Конец тура!» within 5 s."""
+
+import pytest
+
+from events import rounds
+from events.models import Entry, Round
+from tests.conftest import seat_players
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_phone_shows_the_seat_and_the_end_of_the_round(live_server, phone, event, shot):
+    session = seat_players(event, 15)
+    rnd = rounds.round_start(Round.objects.get(room__session=session, number=1), length_seconds=300)
+    entry = Entry.objects.get(event=event, number=1)  # N at table 1
+    phone.goto(f"{live_server.url}/p/{entry.key}/")
+    assert phone.get_by_text("Сейчас — тур 1").is_visible()
+    assert phone.get_by_text("По команде «Конец тура!» отнесите комплект на стол 5.").is_visible()
+    phone.wait_for_function("document.querySelector('[data-digits]').textContent.startsWith('04:')")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(phone, "phone-round-1")
+    rounds.round_end_now(rnd)
+    banner = phone.locator("#banner")
+    banner.wait_for(state="visible", timeout=5000)
+    assert "Конец тура!" in banner.text_content()
+    phone.get_by_text("Следующий тур 2: идите").wait_for(timeout=5000)
+    shot(phone, "phone-round-over")

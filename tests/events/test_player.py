@@ -1,0 +1,61 @@
+"""A player's private page: where to sit now and next, from the seating and the clock."""
+
+import pytest
+
+from events import rounds
+from events.models import Entry, Round, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def _entry(session, number):
+    return Entry.objects.get(event=session.event, number=number)
+
+
+def test_before_the_first_round_the_page_says_where_to_go(client, session15):
+    entry = _entry(session15, 7)  # round 1: table 2, E; round 2: table 3, set 4 (sets move −1)
+    body = client.get(f"/p/{entry.key}/").content.decode()
+    assert "Следующий тур 1: идите" in body
+    assert '<dd class="seat-big">2</dd>' in body and '<dd class="seat-big">E</dd>' in body
+    assert "Затем — тур 2" in body and "стол 3, позиция E, комплект 4" in body
+
+
+def test_during_a_round_n_is_told_where_to_take_the_set(client, session15):
+    rounds.round_start(Round.objects.get(room__session=session15, number=1))
+    entry = _entry(session15, 1)  # N at table 1: the set goes to table 5
+    body = client.get(f"/p/{entry.key}/").content.decode()
+    assert "Сейчас — тур 1" in body
+    assert "По команде «Конец тура!» отнесите комплект на стол 5." in body
+
+
+def test_the_phone_clock_holds_only_the_players_room(client, session15):
+    rounds.round_start(Round.objects.get(room__session=session15, number=1), length_seconds=120)
+    entry = _entry(session15, 3)
+    doc = client.get(f"/p/{entry.key}/clock.json").json()
+    assert [r["room"] for r in doc["rooms"]] == [1]
+    assert doc["rooms"][0]["state"] == "running"
+
+
+def test_a_substitute_sees_the_seat_he_took(client, session15):
+    from events.services import entry_create
+    from movements.services import seat_substitute
+
+    late = entry_create(session15.event, last_name="Поздний", first_name="П")
+    seat_substitute(session15, leaving=_entry(session15, 7), arriving=late, from_round=1)
+    body = client.get(f"/p/{late.key}/").content.decode()
+    assert '<dd class="seat-big">E</dd>' in body
+    assert Seat.objects.filter(entry=late).count() == 5
+
+
+def test_an_unknown_key_is_a_404_and_the_qr_is_an_svg(client, session15):
+    assert client.get("/p/not-a-key/").status_code == 404
+    entry = _entry(session15, 1)
+    qr = client.get(f"/p/{entry.key}/qr.svg")
+    assert qr["Content-Type"] == "image/svg+xml" and qr.content.startswith(b"<svg")
+
+
+def test_a_player_not_yet_seated_is_told_so(client, event):
+    from events.services import entry_create
+
+    entry = entry_create(event, last_name="Иванов", first_name="Иван")
+    assert "судья ещё не рассадил" in client.get(f"/p/{entry.key}/").content.decode()
