@@ -38,6 +38,8 @@ urlpatterns = [
         name="entry_reinstate",
     ),
     path("events/<int:pk>/draw/", views.draw, name="draw"),
+    path("events/<int:pk>/cards/names/", views.name_cards, name="name_cards"),
+    path("events/<int:pk>/players/<int:entry_pk>/qr/", views.player_qr, name="player_qr"),
     path("events/<int:pk>/draws/", views.draw_list, name="draw_list"),
     path("events/<int:pk>/rooms/", views.room_list, name="room_list"),
     path("events/<int:pk>/rooms/<int:room_pk>/", views.room_detail, name="room_detail"),

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from events import announcements, roster, rounds, services
+from events import announcements, qr, roster, rounds, services
 from events.forms import (
     DrawForm,
     EntryForm,
@@ -369,3 +369,29 @@ def _int_field(data, name, label) -> int:
             _("«%(field)s» must be a whole number, not «%(value)s».")
             % {"field": label, "value": raw}
         ) from None
+
+
+@login_required
+def name_cards(request, pk):
+    """An A4 sheet of name cards, each with the player's private QR code."""
+    event = event_for(request.user, pk)
+    cards = [
+        {"entry": e, "url": request.build_absolute_uri(f"/p/{e.key}/")}
+        for e in event.entries.active().order_by("number", "last_name")
+    ]
+    for card in cards:
+        card["qr"] = qr.qr_svg(card["url"], scale=4)
+    return render(request, "director/name_cards.html", {"event": event, "cards": cards})
+
+
+@login_required
+def player_qr(request, pk, entry_pk):
+    """One player's QR code, big enough to scan from a phone held at arm's length."""
+    event = event_for(request.user, pk)
+    entry = get_object_or_404(event.entries, pk=entry_pk)
+    url = request.build_absolute_uri(f"/p/{entry.key}/")
+    return render(
+        request,
+        "director/player_qr.html",
+        {"event": event, "entry": entry, "url": url, "qr": qr.qr_svg(url, scale=12)},
+    )

@@ -1,13 +1,11 @@
 """A player's private pages (/p/<key>/): no account, the unguessable key is the pass."""
 
-import io
-
-import segno
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
+from events import qr
 from events.models import Entry
 from events.player import player_places
 from events.views_public import room_clock
@@ -47,6 +45,4 @@ def clock_json(request, key):
 def qr_svg(request, key):
     entry = _entry(key)
     url = request.build_absolute_uri(f"/p/{entry.key}/")
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False)
-    return HttpResponse(out.getvalue(), content_type="image/svg+xml")
+    return HttpResponse(qr.qr_svg(url), content_type="image/svg+xml")

@@ -66,9 +66,13 @@ def director_client(client, director):
 
 
 @pytest.fixture
-def other_client(client, other_director):
-    client.force_login(other_director)
-    return client
+def other_client(other_director):
+    """A separate browser session, so it can be used beside director_client in one test."""
+    from django.test import Client
+
+    other = Client()
+    other.force_login(other_director)
+    return other
 
 
 @pytest.fixture

@@ -59,3 +59,18 @@ def test_a_player_not_yet_seated_is_told_so(client, event):
 
     entry = entry_create(event, last_name="Иванов", first_name="Иван")
     assert "судья ещё не рассадил" in client.get(f"/p/{entry.key}/").content.decode()
+
+
+def test_name_cards_and_a_big_qr_are_the_directors_own(director_client, other_client, session15):
+    event = session15.event
+    entry = _entry(session15, 2)
+    cards = director_client.get(f"/director/events/{event.pk}/cards/names/")
+    body = cards.content.decode()
+    assert cards.status_code == 200 and body.count('class="name-card"') == 15
+    assert body.count("<svg") >= 15 and "Игроков" in body
+    big = director_client.get(f"/director/events/{event.pk}/players/{entry.pk}/qr/")
+    assert big.status_code == 200 and f"/p/{entry.key}/" in big.content.decode()
+    assert other_client.get(f"/director/events/{event.pk}/cards/names/").status_code == 404
+    assert (
+        other_client.get(f"/director/events/{event.pk}/players/{entry.pk}/qr/").status_code == 404
+    )
