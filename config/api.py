@@ -27,6 +27,7 @@ router.register("events", events_api.EventViewSet, basename="event")
 urlpatterns = [
     path("v1/", include(router.urls)),
     path("v1/", include(events_api.nested_urls)),
+    path("v1/", include("movements.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

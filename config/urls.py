@@ -9,6 +9,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("director/", include("events.urls_director")),
+    path("director/", include("movements.urls_director")),
     path("e/", include("events.urls_public")),
     path("p/", include("events.urls_player")),
     path("api/", include("config.api")),

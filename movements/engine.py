@@ -168,6 +168,11 @@ def _check_shape(tables: int, seats: int, rounds: int | None, *, skip: bool) -> 
     return rounds
 
 
+def check_shape(tables: int, seats: int, *, skip: bool = False) -> None:
+    """Raise :class:`MovementError` unless a prime (or skip) room of this shape exists."""
+    _check_shape(tables, seats, None, skip=skip)
+
+
 # --- line offsets -----------------------------------------------------------------------
 
 

@@ -52,6 +52,7 @@ class RoomSummary:
     tables_per_set_min: int
     tables_per_set_max: int
     name: str = ""
+    scheme_id: int | None = None  # a director's own scheme (the built-in ones have none)
 
     @property
     def compared(self) -> bool:
@@ -67,6 +68,8 @@ class RoomSummary:
         }
         if self.name:
             doc["name"] = self.name
+        if self.scheme_id is not None:
+            doc["scheme_id"] = self.scheme_id
         pairs = comb(self.participants, 2)
         doc["metrics"] = {
             "coverage": round(self.met / pairs, 4) if pairs else 0.0,
@@ -83,23 +86,7 @@ class RoomSummary:
 def room_summary(kind: str, tables: int, seats: int, scheme: int = 0) -> RoomSummary:
     """Figures of one full-session room, from the line offsets (no seating built)."""
     if kind == "scheme":
-        schedule = engine.builtin_scheme_schedule(scheme)
-        m = engine.generic_metrics(schedule)
-        return RoomSummary(
-            kind,
-            schedule.tables,
-            schedule.seats,
-            schedule.participants,
-            schedule.rounds,
-            m["pairs"] - m["pair_meetings"].get("0", 0),
-            tuple(sorted((int(k), v) for k, v in m["pair_meetings"].items())),
-            m["set_repeats"],
-            m["pauses"],
-            0,
-            m["tables_per_set"]["min"],
-            m["tables_per_set"]["max"],
-            schedule.name,
-        )
+        return scheme_summary(engine.builtin_scheme_schedule(scheme))
     if kind == "prime":
         offsets, skips = engine.prime_offsets(tables, seats), []
     else:
@@ -120,6 +107,60 @@ def room_summary(kind: str, tables: int, seats: int, scheme: int = 0) -> RoomSum
         tables,
         tables,
     )
+
+
+def scheme_summary(schedule: engine.Schedule, scheme_id: int | None = None) -> RoomSummary:
+    """Figures of a special scheme's room (built-in or a director's own)."""
+    m = engine.generic_metrics(schedule)
+    return RoomSummary(
+        "scheme",
+        schedule.tables,
+        schedule.seats,
+        schedule.participants,
+        schedule.rounds,
+        m["pairs"] - m["pair_meetings"].get("0", 0),
+        tuple(sorted((int(k), v) for k, v in m["pair_meetings"].items())),
+        m["set_repeats"],
+        m["pauses"],
+        0,
+        m["tables_per_set"]["min"],
+        m["tables_per_set"]["max"],
+        schedule.name,
+        scheme_id,
+    )
+
+
+def room_from_dict(room: dict) -> RoomSummary:
+    """A built-in room named as in ``Option.as_dict()["rooms"]``: kind + tables and seats,
+    or kind "scheme" + participants. Figures are recomputed, never taken from the input.
+
+    Raises :class:`engine.MovementError` saying what would work instead.
+    """
+    if not isinstance(room, dict):
+        raise engine.MovementError("a room must be an object with kind, tables and seats")
+    kind = room.get("kind")
+    try:
+        if kind == "scheme":
+            participants = int(room["participants"])
+            engine.builtin_scheme_schedule(participants)  # raises with the counts that exist
+            return room_summary("scheme", 0, 0, participants)
+        if kind in ("prime", "skip"):
+            tables, seats = int(room["tables"]), int(room["seats"])
+            engine.check_shape(tables, seats, skip=kind == "skip")
+            return room_summary(kind, tables, seats)
+    except KeyError as missing:
+        raise engine.MovementError(f"a {kind} room needs {missing.args[0]!r}") from None
+    except (TypeError, ValueError) as error:
+        if isinstance(error, engine.MovementError):
+            raise
+        raise engine.MovementError(f"bad number in the room: {error}") from None
+    raise engine.MovementError(f"unknown kind {kind!r}: use prime, skip or scheme")
+
+
+def option_of(rooms: tuple[RoomSummary, ...] | list[RoomSummary]) -> Option:
+    """An option made of these rooms, with its rank key (to merge with :func:`plan`'s)."""
+    rooms = tuple(rooms)
+    return Option(rooms, sum(r.participants for r in rooms), _rank_key(rooms))
 
 
 @lru_cache(maxsize=64)

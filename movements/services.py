@@ -1,21 +1,36 @@
 """Turning a chosen planner option into seating: the only writer of Seat/Set/Deal rows."""
 
+from dataclasses import replace
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events.models import Entry, Event, Room, Round, Seat, Session, Table
-from movements import engine
+from movements import engine, planner, schemes
+from movements.models import Scheme
 from scoring import boards
 from scoring.models import BoardSet, Deal, TablePlay
 
+MAX_ROOMS = 8
+MAX_SCHEME_PARTICIPANTS = 200
 
-def room_schedule(room: dict, rounds: int | None = None) -> engine.Schedule:
-    """The engine's schedule for one room of a planner option (kind, tables, seats…)."""
+
+def room_schedule(
+    room: dict, rounds: int | None = None, *, scheme: dict | None = None
+) -> engine.Schedule:
+    """The engine's schedule for one room of a planner option (kind, tables, seats…).
+
+    ``scheme``: the routes of a director's own scheme, for a room that names one.
+    """
     kind = room.get("kind")
     try:
         if kind == "scheme":
-            schedule = engine.builtin_scheme_schedule(int(room["participants"]))
+            if scheme is not None:
+                schedule = engine.scheme_schedule(scheme)
+            else:
+                schedule = engine.builtin_scheme_schedule(int(room["participants"]))
             if rounds is not None:
                 if not 1 <= rounds <= schedule.rounds:
                     raise engine.MovementError(
@@ -35,8 +50,6 @@ def room_schedule(room: dict, rounds: int | None = None) -> engine.Schedule:
 
 
 def _truncated(schedule: engine.Schedule, rounds: int) -> engine.Schedule:
-    from dataclasses import replace
-
     return replace(schedule, rounds=rounds, round_plans=schedule.round_plans[:rounds])
 
 
@@ -56,24 +69,147 @@ def _entries_by_number(event: Event, participants: int) -> dict[int, Entry]:
     return {e.number: e for e in active}
 
 
-@transaction.atomic
-def session_create(event: Event, option: dict, *, by=None, rounds: int | None = None) -> Session:
-    """Rooms, tables, rounds, seats, sets and deals for the chosen option, in one go."""
-    Event.objects.select_for_update().get(pk=event.pk)
-    rooms = option.get("rooms") or []
+def _option_error(index: int, why) -> ValidationError:
+    return ValidationError({"option": _("Room %(room)d: %(why)s") % {"room": index, "why": why}})
+
+
+def _room_docs(option) -> list[dict]:
+    rooms = option.get("rooms") if isinstance(option, dict) else None
     if not rooms:
         raise ValidationError({"option": _("The option has no rooms.")})
-    schedules = [room_schedule(room, rounds) for room in rooms]
-    participants = sum(s.participants for s in schedules)
-    entries = _entries_by_number(event, participants)
-    number = (event.sessions.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    if not isinstance(rooms, list) or len(rooms) > MAX_ROOMS:
+        raise ValidationError(
+            {"option": _("An option is a list of 1–%(max)d rooms.") % {"max": MAX_ROOMS}}
+        )
+    for index, room in enumerate(rooms, start=1):
+        if not isinstance(room, dict):
+            raise _option_error(index, _("a room must be an object with kind, tables and seats"))
+    return rooms
+
+
+def _own_schemes(event: Event, rooms: list[dict]) -> dict[int, Scheme]:
+    """The director's own schemes the option names; another director's are unknown here."""
+    wanted = {}
+    for index, room in enumerate(rooms, start=1):
+        if room.get("kind") == "scheme" and room.get("scheme_id") is not None:
+            try:
+                wanted[index] = int(room["scheme_id"])
+            except (TypeError, ValueError):
+                raise _option_error(index, _("unknown movement scheme")) from None
+    found = Scheme.objects.filter(owner=event.owner_id, pk__in=wanted.values()).in_bulk()
+    out = {}
+    for index, pk in wanted.items():
+        if pk not in found:
+            raise _option_error(index, _("unknown movement scheme"))
+        out[index] = found[pk]
+    return out
+
+
+def _room_size(index: int, room: dict, scheme: Scheme | None) -> int:
+    """Participants a room seats, from its shape alone (before anything is built)."""
+    if room.get("kind") not in engine.KINDS:
+        raise _option_error(
+            index,
+            _("unknown kind of movement «%(kind)s»: use prime, skip or scheme")
+            % {"kind": room.get("kind")},
+        )
+    try:
+        if scheme is not None:
+            return scheme.participants
+        if room.get("kind") == "scheme":
+            return int(room["participants"])
+        return int(room["tables"]) * int(room["seats"])
+    except (KeyError, TypeError, ValueError):
+        raise _option_error(
+            index, _("give the kind and the tables and seats (a scheme: participants)")
+        ) from None
+
+
+def _summary(index: int, room: dict, scheme: Scheme | None) -> planner.RoomSummary:
+    try:
+        if scheme is not None:
+            return planner.scheme_summary(engine.scheme_schedule(scheme.as_scheme()), scheme.pk)
+        return planner.room_from_dict(room)
+    except ValueError as error:  # MovementError, SchemeInvalid
+        raise _option_error(index, error) from None
+
+
+def next_session_number(event: Event) -> int:
+    last = event.sessions.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+@transaction.atomic
+def session_create(
+    event: Event,
+    option: dict,
+    *,
+    by=None,
+    rounds: int | None = None,
+    number: int | None = None,
+) -> Session:
+    """Rooms, tables, rounds, seats, sets and deals for the chosen option, in one go.
+
+    ``option`` names rooms as the planner does (``plan(n).as_dict()["options"][i]``); the
+    figures stored with the session are recomputed, never taken from the caller.
+    ``rounds`` stops every room after that many rounds (announced before the session).
+    ``number``: the session the caller means to create; when another one took that number
+    meanwhile (a second click, a second tab), nothing is created.
+    """
+    Event.objects.select_for_update().get(pk=event.pk)
+    expected = next_session_number(event)
+    if number is not None and number < expected:
+        raise ValidationError(
+            {
+                "number": _("Session %(number)d of this event already exists; nothing was created.")
+                % {"number": number}
+            }
+        )
+    if number is not None and number > expected:
+        raise ValidationError(
+            {
+                "number": _("The next session of this event is session %(number)d.")
+                % {"number": expected}
+            }
+        )
+    rooms = _room_docs(option)
+    own = _own_schemes(event, rooms)
+    sizes = [_room_size(i, room, own.get(i)) for i, room in enumerate(rooms, start=1)]
+    entries = _entries_by_number(event, sum(sizes))
+    summaries = [_summary(i, room, own.get(i)) for i, room in enumerate(rooms, start=1)]
+    if rounds is not None:
+        most = min(s.rounds for s in summaries)
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= most:
+            raise ValidationError(
+                {
+                    "rounds": _(
+                        "Choose 1–%(max)d rounds for this option (a full session is %(full)s)."
+                    )
+                    % {"max": most, "full": _full_rounds(summaries)}
+                }
+            )
+    plan = planner.option_of(summaries).as_dict()
+    schedules = []
+    for i, room_doc in enumerate(plan["rooms"], start=1):
+        scheme = own.get(i)
+        if scheme is not None:
+            room_doc["scheme"] = scheme.as_scheme()
+        schedules.append(
+            room_schedule(room_doc, rounds, scheme=scheme.as_scheme() if scheme else None)
+        )
+    if rounds is not None:
+        plan["rounds"] = rounds
     session = Session.objects.create(
-        event=event, number=number, participants=participants, plan=option, created_by=by
+        event=event,
+        number=expected,
+        participants=sum(s.participants for s in schedules),
+        plan=plan,
+        created_by=by,
     )
     first = 1
     families: dict[tuple, int] = {}
     shared_sets: dict[int, dict[int, BoardSet]] = {}
-    for index, (room_doc, schedule) in enumerate(zip(rooms, schedules, strict=True), start=1):
+    for index, (room_doc, schedule) in enumerate(zip(plan["rooms"], schedules, strict=True), 1):
         # Twin rooms (same movement) play duplicated boxes of one family of sets.
         twin = (
             schedule.kind,
@@ -81,12 +217,17 @@ def session_create(event: Event, option: dict, *, by=None, rounds: int | None = 
             schedule.seats,
             schedule.participants,
             schedule.rounds,
+            room_doc.get("scheme_id"),
         )
         family = families.setdefault(twin, len(families) + 1)
         sets = shared_sets.setdefault(family, {})
         _room_create(session, index, room_doc, schedule, first, entries, family, sets)
         first += schedule.participants
     return session
+
+
+def _full_rounds(summaries) -> str:
+    return " / ".join(str(r) for r in dict.fromkeys(s.rounds for s in summaries))
 
 
 def _room_create(session, number, room_doc, schedule, first, entries, family, sets) -> Room:
@@ -99,7 +240,8 @@ def _room_create(session, number, room_doc, schedule, first, entries, family, se
         first_participant=first,
         participants=schedule.participants,
         scheme=schedule.participants if schedule.kind == "scheme" else None,
-        metrics=room_doc.get("metrics") or {},
+        # The figures of the session as it will be played (fewer rounds change them).
+        metrics=engine.metrics(schedule),
     )
     players_at: dict[int, int] = {}
     for plan in schedule.round_plans:
@@ -202,3 +344,53 @@ def seat_substitute(session: Session, *, leaving: Entry, arriving: Entry, from_r
         arriving.status = Entry.Status.ACTIVE
         arriving.save(update_fields=["status"])
     return changed
+
+
+# --- directors' own schemes -------------------------------------------------------------
+
+
+def scheme_error_text(error: schemes.SchemeError) -> str:
+    """The validator words every rule in Russian and English; speak the reader's language."""
+    return error.message_en if (get_language() or "").startswith("en") else error.message
+
+
+@transaction.atomic
+def scheme_create(owner, *, name: str, data: dict) -> Scheme:
+    """Store a director's own special scheme once the validator finds nothing wrong.
+
+    Every broken rule is reported at once, each naming its round and seat where it can.
+    """
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": _("The name cannot be empty.")})
+    if _scheme_size(data) > MAX_SCHEME_PARTICIPANTS:
+        raise ValidationError(
+            {
+                "data": _("A scheme seats at most %(max)d participants.")
+                % {"max": MAX_SCHEME_PARTICIPANTS}
+            }
+        )
+    errors = schemes.validate_scheme(data)
+    if errors:
+        raise ValidationError({"data": [scheme_error_text(e) for e in errors]})
+    schedule = engine.scheme_schedule(data)
+    return Scheme.objects.create(
+        owner=owner,
+        name=name,
+        participants=schedule.participants,
+        data={"groups": data["groups"], "set_groups": data["set_groups"]},
+    )
+
+
+def _scheme_size(data) -> int:
+    """Route steps and fixed seats, counted before the validator walks every round."""
+    groups = data.get("groups") if isinstance(data, dict) else None
+    if not isinstance(groups, list):
+        return 0
+    size = 0
+    for group in groups:
+        if isinstance(group, dict):
+            route, fixed = group.get("route"), group.get("fixed")
+            size += len(route) if isinstance(route, list) else 0
+            size += len(fixed) if isinstance(fixed, dict) else 0
+    return size

@@ -86,6 +86,10 @@ def test_the_embedded_default_serves_healthz_with_a_live_worker(tmp_path):
             raise
         log.close()
     assert code == 0
-    # Nothing of the group is left listening.
+    # Nothing is left listening, and no server or worker process of this run survives.
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    left = subprocess.run(
+        ["pgrep", "-f", f"127.0.0.1:{port}|worker-{port}@"], capture_output=True, text=True
+    )
+    assert left.stdout == ""

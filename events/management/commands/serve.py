@@ -1,5 +1,6 @@
 """Run the web server and a Celery worker together; one Ctrl-C stops both."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -9,9 +10,17 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+WEB_OPTIONS = (
+    "--workers 2 --threads 8 --worker-class gthread --timeout 60 --graceful-timeout 5 "
+    "--access-logfile -"
+)
+WORKER_OPTIONS = "--loglevel INFO --pool threads --concurrency 4"
+
 
 class Command(BaseCommand):
-    help = "Start gunicorn on 127.0.0.1:PORT and a Celery worker; stop both on Ctrl-C."
+    help = (
+        "Start gunicorn on 127.0.0.1:PORT and a Celery worker (with its beat); Ctrl-C stops both."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
@@ -27,29 +36,20 @@ class Command(BaseCommand):
             "--bind",
             f"{host}:{port}",
         ]
-        web += [
-            "--workers",
-            "2",
-            "--threads",
-            "8",
-            "--worker-class",
-            "gthread",
-            "--timeout",
-            "60",
-            "--access-logfile",
-            "-",
-        ]
+        web += WEB_OPTIONS.split()
         # The worker runs the beat too: its clock sweep fires anything overdue.
         worker = [os.path.join(bindir, "celery"), "-A", "config", "worker", "--beat"]
         worker += ["--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME]
-        worker += ["--hostname", f"worker-{port}@%h"]
-        worker += ["--loglevel", "INFO", "--pool", "threads", "--concurrency", "4"]
+        worker += ["--hostname", f"worker-{port}@%h", *WORKER_OPTIONS.split()]
         db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+        broker = settings.CELERY_BROKER_URL.split("://")[0]
         self.stdout.write(
-            f"Serving on http://{host}:{port}/ (database: {db}, broker: "
-            f"{settings.CELERY_BROKER_URL.split('://')[0]}). Press Ctrl-C to stop."
+            f"Serving on http://{host}:{port}/ (database: {db}, broker: {broker}). "
+            "Press Ctrl-C to stop."
         )
-        procs = [subprocess.Popen(web), subprocess.Popen(worker)]
+        # Each child leads its own process group: one Ctrl-C reaches this command only,
+        # which then stops both groups in order, and nothing is left behind.
+        procs = [subprocess.Popen(cmd, start_new_session=True) for cmd in (web, worker)]
         stopping = False
 
         def stop(signum, frame):
@@ -70,14 +70,18 @@ class Command(BaseCommand):
                         stopping = True
                 time.sleep(0.3)
         finally:
+            self.stdout.write("Stopping the web server and the worker…")
             for proc in procs:
-                if proc.poll() is None:
-                    proc.send_signal(signal.SIGTERM)
+                _signal_group(proc, signal.SIGTERM)
             deadline = time.monotonic() + 15
             for proc in procs:
-                try:
+                with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+                _signal_group(proc, signal.SIGKILL)  # stragglers of the group, if any
         if code:
             raise CommandError("A process stopped unexpectedly.", returncode=code)
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)

@@ -1,0 +1,466 @@
+"""The director's movement pages: the planner, the seating and its cards, custom schemes.
+
+Views only translate: the planner and the cards compute, services write.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Count
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from events.models import Room, Session
+from events.views import event_for
+from movements import cards, engine, schemes, seating, services
+from movements.forms import PlanChooseForm, SchemeForm, SubstituteForm
+from movements.models import Scheme
+
+PAPERS = ("a4", "a5")
+
+
+def _apply(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+def _session(event, number) -> Session:
+    return get_object_or_404(event.sessions.prefetch_related("rooms"), number=number)
+
+
+def _sessions(event):
+    return event.sessions.annotate(room_count=Count("rooms")).order_by("number")
+
+
+# --- readable planner figures -------------------------------------------------------------
+
+
+def kind_label(kind: str) -> str:
+    try:
+        return str(Room.Kind(kind).label)
+    except ValueError:
+        return kind
+
+
+def room_line(room: dict) -> str:
+    tables, seats, rounds = room.get("tables"), room.get("seats"), room.get("rounds")
+    shape = ngettext(
+        "%(tables)d table × %(seats)d players", "%(tables)d tables × %(seats)d players", tables
+    ) % {"tables": tables, "seats": seats}
+    if room.get("kind") == "scheme":
+        shape = ngettext(
+            "%(tables)d table of up to %(seats)d players",
+            "%(tables)d tables of up to %(seats)d players",
+            tables,
+        ) % {"tables": tables, "seats": seats}
+    text = _("%(kind)s — %(shape)s, %(rounds)s, %(participants)d participants") % {
+        "kind": kind_label(room.get("kind", "")),
+        "shape": shape,
+        "rounds": ngettext("%(n)d round", "%(n)d rounds", rounds) % {"n": rounds},
+        "participants": room.get("participants", 0),
+    }
+    if room.get("name"):
+        text += f" — «{room['name']}»"
+    return text
+
+
+def meetings_line(histogram: dict) -> str:
+    parts = []
+    for times, pairs in sorted(((int(k), v) for k, v in histogram.items()), key=lambda x: x[0]):
+        if times == 0:
+            label = _("never")
+        else:
+            label = ngettext("%(k)d time", "%(k)d times", times) % {"k": times}
+        parts.append(
+            ngettext("%(label)s: %(pairs)d pair", "%(label)s: %(pairs)d pairs", pairs)
+            % {"label": label, "pairs": pairs}
+        )
+    return "; ".join(parts)
+
+
+def option_figures(option: dict) -> list[tuple[str, str, str]]:
+    """(metric, value, class) rows of one option, in the order the ranking weighs them."""
+    m = option["metrics"]
+    rows = []
+    repeats = m.get("set_repeats", 0)
+    rows.append(
+        (
+            _("Set repeats"),
+            _("none: nobody plays a set twice")
+            if not repeats
+            else ngettext(
+                "%(count)d time a player meets a set again",
+                "%(count)d times a player meets a set again",
+                repeats,
+            )
+            % {"count": repeats},
+            "good" if not repeats else "bad",
+        )
+    )
+    tps = m.get("tables_per_set", {})
+    compared = m.get("every_deal_compared", tps.get("min", 0) >= 2)
+    spread = (
+        str(tps.get("min"))
+        if tps.get("min") == tps.get("max")
+        else f"{tps.get('min')}–{tps.get('max')}"
+    )
+    rows.append(
+        (
+            _("Tables per set"),
+            (
+                _("%(tables)s; every deal is compared") % {"tables": spread}
+                if compared
+                else _("%(tables)s; some deals are played at one table only") % {"tables": spread}
+            ),
+            "good" if compared else "bad",
+        )
+    )
+    rows.append(
+        (
+            _("Coverage"),
+            _("%(percent)s%% of all pairs of players meet") % {"percent": _percent(m["coverage"])},
+            "",
+        )
+    )
+    rows.append((_("Pair meetings"), meetings_line(m.get("pair_meetings", {})), ""))
+    rounds = m.get("rounds", {})
+    if rounds:
+        rows.append(
+            (
+                _("Rounds"),
+                str(rounds["min"])
+                if rounds["min"] == rounds["max"]
+                else _("%(min)d to %(max)d, by room") % rounds,
+                "",
+            )
+        )
+    pauses, skips = m.get("pauses", 0), m.get("skips", 0)
+    rows.append(
+        (
+            _("Pauses"),
+            ngettext("%(count)d player-round of rest", "%(count)d player-rounds of rest", pauses)
+            % {"count": pauses}
+            if pauses
+            else _("none"),
+            "",
+        )
+    )
+    rows.append(
+        (
+            _("Skips"),
+            ngettext("%(count)d extra table move", "%(count)d extra table moves", skips)
+            % {"count": skips}
+            if skips
+            else _("none"),
+            "",
+        )
+    )
+    return rows
+
+
+def _percent(value: float) -> str:
+    return f"{value * 100:.1f}".rstrip("0").rstrip(".")
+
+
+def _described(plan: dict) -> list[dict]:
+    return [
+        {
+            "index": o["index"],
+            "number": o["index"] + 1,
+            "rooms": [room_line(r) for r in o["rooms"]],
+            "figures": option_figures(o),
+            "max_rounds": o["metrics"]["rounds"]["min"],
+            "custom": any(r.get("scheme_id") for r in o["rooms"]),
+        }
+        for o in plan["options"]
+    ]
+
+
+# --- the planner ----------------------------------------------------------------------------
+
+
+@login_required
+def plan(request, pk):
+    event = event_for(request.user, pk)
+    doc = seating.event_plan(event)
+    next_number = services.next_session_number(event)
+    form = PlanChooseForm(request.POST or None, plan=doc, next_number=next_number)
+    if request.method == "POST" and form.is_valid():
+        try:
+            session = services.session_create(
+                event,
+                form.chosen,
+                by=request.user,
+                rounds=form.cleaned_data.get("rounds"),
+                number=form.cleaned_data["number"],
+            )
+        except ValidationError as error:
+            _apply(form, error)
+        else:
+            messages.success(
+                request,
+                _("Session %(number)d is seated: %(participants)d participants.")
+                % {"number": session.number, "participants": session.participants},
+            )
+            return redirect("movements:session", pk=event.pk, number=session.number)
+    unnumbered = event.entries.active().filter(number__isnull=True).count()
+    return render(
+        request,
+        "movements/plan.html",
+        {
+            "event": event,
+            "plan": doc,
+            "options": _described(doc),
+            "form": form,
+            "sessions": _sessions(event),
+            "next_number": next_number,
+            "unnumbered": unnumbered,
+        },
+    )
+
+
+# --- the seating ----------------------------------------------------------------------------
+
+
+def _session_context(event, session, rooms_seating, form):
+    return {
+        "event": event,
+        "session": session,
+        "rooms": [
+            {"room": room, "seating": seat_room, "grid": cards.grid(seat_room)}
+            for room, seat_room in zip(session.rooms.order_by("number"), rooms_seating, strict=True)
+        ],
+        "room_lines": [room_line(r) for r in session.plan.get("rooms", [])],
+        "figures": option_figures(session.plan) if session.plan.get("metrics") else [],
+        "form": form,
+        "sessions": _sessions(event),
+    }
+
+
+@login_required
+def session_detail(request, pk, number):
+    event = event_for(request.user, pk)
+    session = _session(event, number)
+    form = SubstituteForm(request.POST or None, session=session)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            changed = services.seat_substitute(
+                session,
+                leaving=data["leaving"],
+                arriving=data["arriving"],
+                from_round=data["from_round"],
+            )
+        except ValidationError as error:
+            _apply(form, error)
+        else:
+            messages.success(
+                request,
+                ngettext(
+                    "%(arriving)s takes the place of %(leaving)s from round %(round)d (%(count)d seat).",
+                    "%(arriving)s takes the place of %(leaving)s from round %(round)d (%(count)d seats).",
+                    changed,
+                )
+                % {
+                    "arriving": data["arriving"].full_name,
+                    "leaving": data["leaving"].full_name,
+                    "round": data["from_round"],
+                    "count": changed,
+                },
+            )
+            return redirect("movements:session", pk=event.pk, number=session.number)
+    context = _session_context(event, session, seating.session_seating(session), form)
+    return render(request, "movements/session.html", context)
+
+
+def _paper(request) -> str:
+    paper = request.GET.get("paper", "a4").lower()
+    return paper if paper in PAPERS else "a4"
+
+
+def _int_param(request, name) -> int | None:
+    raw = request.GET.get(name, "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+@login_required
+def table_cards(request, pk, number):
+    event = event_for(request.user, pk)
+    session = _session(event, number)
+    room_no, table_no = _int_param(request, "room"), _int_param(request, "table")
+    found = []
+    for room in seating.session_seating(session):
+        if room_no is not None and room.number != room_no:
+            continue
+        found += [c for c in cards.table_cards(room) if table_no is None or c.table == table_no]
+    if (room_no is not None or table_no is not None) and not found:
+        raise Http404(_("No such table in this session."))
+    return render(
+        request,
+        "movements/table_cards.html",
+        {
+            "event": event,
+            "session": session,
+            "cards": found,
+            "paper": _paper(request),
+            "several_rooms": session.rooms.count() > 1,
+        },
+    )
+
+
+@login_required
+def participant_cards(request, pk, number):
+    event = event_for(request.user, pk)
+    session = _session(event, number)
+    who = _int_param(request, "participant")
+    found = [
+        c
+        for c in cards.participant_cards(seating.session_seating(session))
+        if who is None or c.participant == who
+    ]
+    if who is not None and not found:
+        raise Http404(_("No such participant in this session."))
+    return render(
+        request,
+        "movements/participant_cards.html",
+        {
+            "event": event,
+            "session": session,
+            "cards": found,
+            "paper": _paper(request),
+            "several_rooms": session.rooms.count() > 1,
+        },
+    )
+
+
+# --- CSV ------------------------------------------------------------------------------------
+
+
+def _seat_header() -> list[str]:
+    header = []
+    for position in cards.POSITIONS:
+        header += [f"{position} №", position]
+    return header
+
+
+def _csv_response(event, session, what: str, header, rows) -> HttpResponse:
+    response = HttpResponse(
+        cards.csv_text(header, rows).encode("utf-8"), content_type="text/csv; charset=utf-8"
+    )
+    name = f"{slugify(event.name) or 'event'}-session-{session.number}-{what}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+def grid_csv(request, pk, number):
+    event = event_for(request.user, pk)
+    session = _session(event, number)
+    header = [_("Room"), _("Round"), _("Table"), _("Set"), *_seat_header(), _("Pause")]
+    rows = cards.grid_csv_rows(seating.session_seating(session))
+    return _csv_response(event, session, "grid", header, rows)
+
+
+@login_required
+def table_csv(request, pk, number):
+    event = event_for(request.user, pk)
+    session = _session(event, number)
+    header = [_("Room"), _("Table"), _("Round"), _("Set"), *_seat_header(), _("Set goes to")]
+    found = [c for room in seating.session_seating(session) for c in cards.table_cards(room)]
+    rows = cards.table_csv_rows(found, director=_("director"))
+    return _csv_response(event, session, "tables", header, rows)
+
+
+@login_required
+def participant_csv(request, pk, number):
+    event = event_for(request.user, pk)
+    session = _session(event, number)
+    header = [
+        _("Participant"),
+        _("Player"),
+        _("Round"),
+        _("Room"),
+        _("Table"),
+        _("Position"),
+        _("Set"),
+    ]
+    found = cards.participant_cards(seating.session_seating(session))
+    rows = cards.participant_csv_rows(found, pause=_("pause"))
+    return _csv_response(event, session, "participants", header, rows)
+
+
+# --- custom schemes ---------------------------------------------------------------------------
+
+
+def _scheme_balance(data: dict) -> dict:
+    schedule = engine.scheme_schedule(data)
+    room = cards.room_from_schedule(schedule)
+    return {
+        "schedule": schedule,
+        "room": room,
+        "grid": cards.grid(room),
+        "figures": option_figures(
+            {
+                "metrics": engine.metrics(schedule)
+                | {"rounds": {"min": schedule.rounds, "max": schedule.rounds}}
+            }
+        ),
+    }
+
+
+@login_required
+def scheme_list(request):
+    own = Scheme.objects.filter(owner=request.user).order_by("participants", "name")
+    builtin = [
+        {"participants": n, "name": data.get("name", "")}
+        for n, data in sorted(schemes.load_schemes().items())
+    ]
+    return render(request, "movements/scheme_list.html", {"schemes": own, "builtin": builtin})
+
+
+@login_required
+def scheme_create(request):
+    form = SchemeForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            scheme = services.scheme_create(
+                request.user, name=form.cleaned_data["name"], data=form.cleaned_data["scheme"]
+            )
+        except ValidationError as error:
+            source = form.cleaned_data.get("source", "text")
+            fields = error.error_dict if hasattr(error, "error_dict") else {None: error.messages}
+            for field, errors in fields.items():
+                form.add_error(source if field == "data" else field, errors)
+        else:
+            messages.success(
+                request,
+                _("Scheme «%(name)s» for %(count)d participants saved.")
+                % {"name": scheme.name, "count": scheme.participants},
+            )
+            return redirect("movements:scheme_detail", scheme_pk=scheme.pk)
+    return render(request, "movements/scheme_form.html", {"form": form, "example": EXAMPLE_SCHEME})
+
+
+@login_required
+def scheme_detail(request, scheme_pk):
+    scheme = get_object_or_404(Scheme, pk=scheme_pk, owner=request.user)
+    context = {"scheme": scheme}
+    try:
+        context |= _scheme_balance(scheme.as_scheme())
+    except ValueError as error:
+        context["broken"] = str(error)
+    return render(request, "movements/scheme_detail.html", context)
+
+
+EXAMPLE_SCHEME = """{
+  "groups": [
+    {"route": ["1S", "1W", "2W", "1E", "2N", "2S", "2E"], "fixed": {"8": "1N"}}
+  ],
+  "set_groups": [[1, 2]]
+}"""
