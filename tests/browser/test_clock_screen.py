@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from events import rounds
 from events.models import Round
@@ -57,7 +58,7 @@ def test_the_director_starts_and_pauses_a_round_from_the_room_page(
     laptop.goto(f"{live_server.url}/director/events/{event.pk}/rooms/{room.pk}/")
     laptop.get_by_label("Длительность тура, минут (пусто: сдач × минут на сдачу)").fill("0")
     laptop.get_by_role("button", name="Начать тур 1").click()
-    assert laptop.get_by_text("Тур длится от 1 секунды до 4 часов.").is_visible()
+    expect(laptop.get_by_text("Тур длится от 1 секунды до 4 часов.")).to_be_visible()
     assert (
         laptop.get_by_label("Длительность тура, минут (пусто: сдач × минут на сдачу)").input_value()
         == "0"
@@ -71,7 +72,7 @@ def test_the_director_starts_and_pauses_a_round_from_the_room_page(
     rnd = Round.objects.get(room=room, number=1)
     assert rnd.state == "running" and rnd.length_seconds == 720
     laptop.get_by_role("button", name="Пауза").click()
+    expect(laptop.get_by_role("button", name="Продолжить")).to_be_visible()
     assert Round.objects.get(pk=rnd.pk).state == "paused"
-    assert laptop.get_by_role("button", name="Продолжить").is_visible()
-    assert laptop.get_by_text("Часы остановлены").first.is_visible()
+    expect(laptop.get_by_text("Часы остановлены").first).to_be_visible()
     shot(laptop, "director-room-paused")

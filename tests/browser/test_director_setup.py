@@ -1,6 +1,7 @@
 """A director logs in, creates an event and imports 30 players from a Windows-1251 CSV."""
 
 import pytest
+from playwright.sync_api import expect
 
 from events.models import Event
 
@@ -23,7 +24,9 @@ def test_a_director_creates_an_event_and_imports_30_players(
     page.get_by_label("Имя пользователя").fill("judge")
     page.get_by_label("Пароль").fill("wrong")
     page.get_by_role("button", name="Войти").click()
-    assert page.get_by_text("Пожалуйста, введите правильные имя пользователя и пароль").is_visible()
+    expect(
+        page.get_by_text("Пожалуйста, введите правильные имя пользователя и пароль")
+    ).to_be_visible()
     page.get_by_label("Пароль").fill("s3cret-pass-1")
     page.get_by_role("button", name="Войти").click()
     page.get_by_role("link", name="Новый турнир").click()
@@ -35,27 +38,27 @@ def test_a_director_creates_an_event_and_imports_30_players(
     page.get_by_role("button", name="Сохранить").click()
     # Refused with the field named; what was typed is kept.
     assert page.get_by_label("Название").input_value() == "Кубок Арбата"
-    assert page.locator(".has-error #id_minutes_per_deal").count() == 1
+    expect(page.locator(".has-error #id_minutes_per_deal")).to_have_count(1)
     page.get_by_label("Минут на сдачу").fill("5")
     page.get_by_role("button", name="Сохранить").click()
-    assert page.get_by_role("heading", name="Кубок Арбата").is_visible()
+    expect(page.get_by_role("heading", name="Кубок Арбата")).to_be_visible()
     shot(page, "director-event-new")
 
     page.get_by_role("link", name="Импорт CSV").click()
     page.get_by_label("Файл CSV (UTF-8 или Windows-1251)").set_input_files(str(csv_file))
     page.get_by_role("button", name="Просмотр").click()
-    assert page.get_by_text("(Windows-1251): 30 игроков").is_visible()
-    assert page.locator("#preview tbody tr").count() == 30
+    expect(page.get_by_text("(Windows-1251): 30 игроков")).to_be_visible()
+    expect(page.locator("#preview tbody tr")).to_have_count(30)
     shot(page, "director-import-preview")
     page.get_by_role("button", name="Добавить 30 игроков").click()
-    assert page.get_by_text("Добавлено 30 игроков.").is_visible()
+    expect(page.get_by_text("Добавлено 30 игроков.")).to_be_visible()
 
     event = Event.objects.get(name="Кубок Арбата")
     assert event.entries.count() == 30
     assert event.entries.filter(last_name="Игроков07", club="Клуб «Пика» 3").exists()
 
     page.get_by_role("button", name="Разыграть номера").click()
-    assert page.get_by_text("Номера разыграны с ключом").is_visible()
+    expect(page.get_by_text("Номера разыграны с ключом")).to_be_visible()
     assert sorted(event.entries.values_list("number", flat=True)) == list(range(1, 31))
     shot(page, "director-event-players")
 

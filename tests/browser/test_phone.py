@@ -1,6 +1,7 @@
 """A player's phone at 360 px: the seat, the countdown, and «Конец тура!» within 5 s."""
 
 import pytest
+from playwright.sync_api import expect
 
 from events import rounds
 from events.models import Entry, Round
@@ -14,8 +15,10 @@ def test_the_phone_shows_the_seat_and_the_end_of_the_round(live_server, phone, e
     rnd = rounds.round_start(Round.objects.get(room__session=session, number=1), length_seconds=300)
     entry = Entry.objects.get(event=event, number=1)  # N at table 1
     phone.goto(f"{live_server.url}/p/{entry.key}/")
-    assert phone.get_by_text("Сейчас — тур 1").is_visible()
-    assert phone.get_by_text("По команде «Конец тура!» отнесите комплект на стол 5.").is_visible()
+    expect(phone.get_by_text("Сейчас — тур 1")).to_be_visible()
+    expect(
+        phone.get_by_text("По команде «Конец тура!» отнесите комплект на стол 5.")
+    ).to_be_visible()
     phone.wait_for_function("document.querySelector('[data-digits]').textContent.startsWith('04:')")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     shot(phone, "phone-round-1")
