@@ -28,6 +28,7 @@ urlpatterns = [
     path("v1/", include(router.urls)),
     path("v1/", include(events_api.nested_urls)),
     path("v1/", include("movements.api_urls")),
+    path("v1/", include("scoring.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -276,6 +276,8 @@ class Table(models.Model):
     seats = models.PositiveSmallIntegerField(
         _("seats"), default=4, validators=[MinValueValidator(3), MaxValueValidator(4)]
     )
+    # The table's scoring link (/t/<key>/), printed as a QR code on the table card.
+    key = models.CharField(max_length=32, unique=True, default=new_private_key, editable=False)
 
     class Meta:
         ordering = ["room__number", "number"]

@@ -33,7 +33,21 @@ def event_create(*, owner, **fields) -> Event:
     return event
 
 
+# Changing these would change settlements already stored with the sheets.
+SETTLED_FIELDS = ("pot_rule", "suit_order")
+
+
 def event_update(event: Event, **fields) -> Event:
+    from scoring.models import ScoreSheet
+
+    changing = [n for n in SETTLED_FIELDS if n in fields and fields[n] != getattr(event, n)]
+    if changing and ScoreSheet.objects.filter(play__round__room__session__event=event).exists():
+        raise ValidationError(
+            {
+                name: _("Sheets are already recorded with this rule; it can no longer change.")
+                for name in changing
+            }
+        )
     for name, value in fields.items():
         if name in EVENT_FIELDS:
             setattr(event, name, value)

@@ -343,6 +343,10 @@ def seat_substitute(session: Session, *, leaving: Entry, arriving: Entry, from_r
     if arriving.status != Entry.Status.ACTIVE:
         arriving.status = Entry.Status.ACTIVE
         arriving.save(update_fields=["status"])
+    # Results already recorded in those rounds now belong to the substitute.
+    from scoring.standings import session_recompute
+
+    session_recompute(session)
     return changed
 
 

@@ -29,12 +29,12 @@ Everything is exact (``Fraction``) inside; the JSON answer rounds percentages to
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
+from math import gcd
 
 from scoring.rules import InvalidInput, Problems, number, parse_amount, parse_whole, shown
 
@@ -51,11 +51,13 @@ __all__ = [
     "compare_pockets",
     "cross",
     "cross_imps",
+    "exact_sum",
     "matchpoints",
     "neuberg",
     "points",
     "rank_labels",
     "standings",
+    "standings_of_totals",
 ]
 
 
@@ -118,7 +120,8 @@ CROSS_SCALE: tuple[tuple[int, int], ...] = (
 def _split(results: Sequence[Result]) -> tuple[list[int], list[Fraction]]:
     """Indices of the real (numeric) results and their values."""
     index = [i for i, r in enumerate(results) if not isinstance(r, Artificial)]
-    return index, [Fraction(results[i]) for i in index]
+    values = [results[i] for i in index]
+    return index, [v if type(v) is Fraction else Fraction(v) for v in values]
 
 
 # --- Matchpoints --------------------------------------------------------------------------
@@ -158,16 +161,23 @@ def matchpoints(
     if expected < len(results):
         raise ValueError(f"expected {expected} results, fewer than the {len(results)} given")
     top = 2 * (expected - 1)
-    ordered = sorted(values)
     mp: list[Fraction] = [Fraction(0)] * len(results)
     pct: list[Fraction] = [Fraction(0)] * len(results)
-    for i, value in zip(index, values, strict=True):
-        below = bisect_left(ordered, value)
-        ties = bisect_right(ordered, value) - below - 1
+    # Equal results score alike: work out each distinct result once, low to high.
+    counts: dict[Fraction, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    below = 0
+    figures: dict[Fraction, tuple[Fraction, Fraction]] = {}
+    for value in sorted(counts):
+        ties = counts[value] - 1
         raw = Fraction(2 * below + ties)
         plain = Fraction(50) if played == 1 else 100 * raw / (2 * (played - 1))
-        pct[i] = neuberg(plain, played, expected)
-        mp[i] = raw if expected == played else pct[i] * top / 100
+        percent = neuberg(plain, played, expected)
+        figures[value] = (raw if expected == played else percent * top / 100, percent)
+        below += counts[value]
+    for i, value in zip(index, values, strict=True):
+        mp[i], pct[i] = figures[value]
     for i, score in enumerate(results):
         if isinstance(score, Artificial):
             pct[i] = artificial.percent(score)
@@ -263,17 +273,20 @@ def apply_penalties(
 # --- Standings ----------------------------------------------------------------------------
 
 
+def _order_key(value: Fraction | int | None, higher_is_better: bool = True) -> tuple:
+    """Sort key: None last, then best first. The float comes first only for speed (rounding
+    keeps the order); the exact value decides between equal floats."""
+    if value is None:
+        return (True, 0.0, 0)
+    signed = -value if higher_is_better else value
+    return (False, float(signed), signed)
+
+
 def rank_labels(
     values: Sequence[Fraction | int | None], higher_is_better: bool = True
 ) -> list[str]:
     """Places in input order; ties share a range («3–4»). None (nothing scored) comes last."""
-    order = sorted(
-        range(len(values)),
-        key=lambda i: (
-            values[i] is None,
-            0 if values[i] is None else (-values[i] if higher_is_better else values[i]),
-        ),
-    )
+    order = sorted(range(len(values)), key=lambda i: _order_key(values[i], higher_is_better))
     labels = [""] * len(values)
     place = 0
     while place < len(order):
@@ -295,6 +308,43 @@ class Standing:
     deals: int
 
 
+def exact_sum(values: Iterable[Fraction | int]) -> Fraction:
+    """The exact sum of many fractions, fast: numerators are brought to one common
+    denominator with integer arithmetic, and only the result is reduced."""
+    terms = [(v.numerator, v.denominator) for v in values]
+    common = 1
+    for den in {den for _, den in terms}:
+        common = common * den // gcd(common, den)
+    return Fraction(sum(num * (common // den) for num, den in terms), common)
+
+
+def standings_of_totals(
+    totals: Mapping[Hashable, tuple[Fraction | int, int]],
+    by: str = "average",
+    penalties: Mapping[Hashable, Fraction | int] | None = None,
+) -> list[Standing]:
+    """The standing from each player's (sum of figures, number of scored deals): the average
+    (``by="average"``) or the sum (``by="sum"``), less the player's penalty given on the
+    total (decision: in the standing's own unit, after averaging). Best first; ties share
+    the rank; a player with no scored deal has no total and comes last."""
+    if by not in ("average", "sum"):
+        raise ValueError(f"standing by average or sum, not {by}")
+    penalties = penalties or {}
+    keys = list(totals)
+    figures: list[Fraction | None] = []
+    for key in keys:
+        total, deals = totals[key]
+        if not deals:
+            figures.append(None)
+            continue
+        figure = Fraction(total) / deals if by == "average" else Fraction(total)
+        penalty = penalties.get(key)
+        figures.append(figure - Fraction(penalty) if penalty else figure)
+    labels = rank_labels(figures)
+    rows = [Standing(labels[i], key, figures[i], totals[key][1]) for i, key in enumerate(keys)]
+    return sorted(rows, key=lambda row: _order_key(row.total))
+
+
 def standings(
     figures: Mapping[Hashable, Sequence[Fraction | int]], by: str = "average"
 ) -> list[Standing]:
@@ -303,18 +353,11 @@ def standings(
     from his list. Best first; ties share the rank."""
     if by not in ("average", "sum"):
         raise ValueError(f"standing by average or sum, not {by}")
-    keys = list(figures)
-    totals: list[Fraction | None] = []
-    for key in keys:
-        scored = [Fraction(v) for v in figures[key]]
-        if not scored:
-            totals.append(None)
-        else:
-            total = sum(scored, Fraction(0))
-            totals.append(total / len(scored) if by == "average" else total)
-    labels = rank_labels(totals)
-    rows = [Standing(labels[i], key, totals[i], len(figures[key])) for i, key in enumerate(keys)]
-    return sorted(rows, key=lambda row: (row.total is None, -(row.total or 0)))
+    totals = {
+        key: (exact_sum(Fraction(v) for v in values), len(values))
+        for key, values in figures.items()
+    }
+    return standings_of_totals(totals, by)
 
 
 # --- Several pockets ----------------------------------------------------------------------

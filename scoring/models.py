@@ -45,6 +45,8 @@ class Deal(models.Model):
     talon_pocket = models.CharField(max_length=1, choices=POSITIONS)
     # Active seats in speaking order, first hand first, e.g. "NES".
     active_seats = models.CharField(max_length=3)
+    # A sheet or an adjustment of this deal changed: its comparison is to be recomputed.
+    scores_stale = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["board_set", "number"]
@@ -133,3 +135,151 @@ class ScoreSheetVersion(models.Model):
 
     def __str__(self):
         return f"{self.sheet} v{self.number}"
+
+
+class Adjustment(models.Model):
+    """A director's decision for one player: an artificial score on a deal, or a time
+    penalty on a deal or on the whole table-round.
+
+    - ``artificial`` (A+, A, A−) replaces the player's result on ``deal`` at ``play``; it
+      stays out of the comparison of the others but counts towards the expected number of
+      results (``scoring.compare``).
+    - ``penalty`` is in the unit of the event's method (percentage points, points, IMPs):
+      with a ``deal`` it comes off the player's figure on that deal; without one it comes off
+      his standing total of the session.
+    """
+
+    class Kind(models.TextChoices):
+        ARTIFICIAL = "artificial", _("artificial score")
+        PENALTY = "penalty", _("time penalty")
+
+    class Score(models.TextChoices):
+        PLUS = "A+", _("average plus")
+        AVERAGE = "A", _("average")
+        MINUS = "A-", _("average minus")
+
+    play = models.ForeignKey(TablePlay, on_delete=models.CASCADE, related_name="adjustments")
+    deal = models.ForeignKey(
+        Deal, on_delete=models.CASCADE, null=True, blank=True, related_name="adjustments"
+    )
+    entry = models.ForeignKey("events.Entry", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    score = models.CharField(_("artificial score"), max_length=2, choices=Score.choices, blank=True)
+    penalty = models.DecimalField(
+        _("penalty"), max_digits=8, decimal_places=2, null=True, blank=True
+    )
+    reason = models.CharField(_("reason"), max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["play", "deal__number", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["play", "deal", "entry"],
+                condition=Q(kind="artificial"),
+                name="one_artificial_score_per_player_and_deal",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(kind="artificial", deal__isnull=False, penalty__isnull=True) & ~Q(score="")
+                )
+                | (Q(kind="penalty", score="", penalty__gt=0)),
+                name="adjustment_kind_fields",
+            ),
+        ]
+
+    def __str__(self):
+        what = self.score if self.kind == self.Kind.ARTIFICIAL else f"-{self.penalty}"
+        return f"{self.play}: {self.entry_id} {what}"
+
+
+class DealScore(models.Model):
+    """Cached comparison: one player's figure on one deal at one table (a seat that took
+    part). Rebuilt from the sheets by ``scoring.standings``; never edited by hand.
+
+    Figures are exact fractions (``*_num`` / ``*_den``) so that ties stay ties."""
+
+    # No database-level foreign keys and no index but those the reads use: tens of thousands
+    # of rows are rewritten at once, and every check or index costs more than the rewrite.
+    # Deletions still cascade (Django's collector); only scoring.standings writes here.
+    session = models.ForeignKey(
+        "events.Session",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+    )
+    deal = models.ForeignKey(
+        Deal, on_delete=models.CASCADE, related_name="scores", db_constraint=False, db_index=False
+    )
+    play = models.ForeignKey(
+        TablePlay,
+        on_delete=models.CASCADE,
+        related_name="scores",
+        db_constraint=False,
+        db_index=False,
+    )
+    entry = models.ForeignKey(
+        "events.Entry", on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    position = models.CharField(max_length=1, choices=POSITIONS)
+    # The settlement of this seat (None for an artificial score) and the artificial score.
+    points = models.DecimalField(max_digits=14, decimal_places=4, null=True)
+    artificial = models.CharField(max_length=2, blank=True)
+    figure_num = models.BigIntegerField()  # the method's main figure: %, points or IMPs
+    figure_den = models.BigIntegerField()
+    penalty = models.DecimalField(max_digits=8, decimal_places=2, default=0)
+    net_num = models.BigIntegerField()  # figure − penalty on this deal
+    net_den = models.BigIntegerField()
+    # The second figure for show: matchpoints, the rank among the results, or the difference.
+    second = models.CharField(max_length=24, blank=True)
+
+    class Meta:
+        ordering = ["deal", "play", "position"]
+        indexes = [
+            models.Index(fields=["session", "entry"], name="dealscore_session_entry"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["deal", "play", "position"], name="one_score_per_seat_and_deal"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.deal} {self.play_id}{self.position}: {self.net_num}/{self.net_den}"
+
+
+class SessionTotal(models.Model):
+    """Cached standing of one player in one session: the exact sum of his net figures and the
+    number of deals he was scored on. Kept up to date deal by deal."""
+
+    session = models.ForeignKey("events.Session", on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey("events.Entry", on_delete=models.CASCADE, related_name="+")
+    total = models.CharField(max_length=200, default="0")  # exact: "num/den"
+    deals = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["session", "entry"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "entry"], name="one_total_per_session")
+        ]
+
+    def __str__(self):
+        return f"{self.session_id}/{self.entry_id}: {self.total} ({self.deals})"
+
+
+class SessionScoring(models.Model):
+    """Which rules the cached figures of a session were computed with; a change of the
+    event's method or artificial scores makes the next read rebuild them."""
+
+    session = models.OneToOneField(
+        "events.Session", on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    rules_key = models.CharField(max_length=200)
+    built_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"{self.session_id}: {self.rules_key}"

@@ -65,6 +65,7 @@ __all__ = [
     "settlement_json",
     "stake_of",
     "validate",
+    "word",
 ]
 
 
@@ -396,6 +397,12 @@ def _word(value: object, lang: str) -> str:
     if isinstance(value, Fraction):
         return str(number(value))
     return str(value)
+
+
+def word(value: object, lang: str = "ru") -> str:
+    """A seat, suit, contract, bid or decision as a word of the language (``ru`` or
+    ``en``): the words the messages use, for pages that show a score sheet."""
+    return _word(value, lang)
 
 
 @dataclass(frozen=True)

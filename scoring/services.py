@@ -1,8 +1,595 @@
-"""Writes of the scoring side: sheets, and what the round's end marks."""
+"""Writes of the scoring side: score sheets, confirmations, adjustments, and what the round's
+end marks. Services write; views and serializers only translate.
 
-from django.db.models import Count
+Every score sheet goes through :func:`sheet_record`: the rules of the deal are checked and the
+settlement computed by the pure core (``scoring.rules``) with the event's rule set; the deal's
+layout (active seats, first hand) comes from the ``Deal`` row, never from the scorer. Who may
+write:
 
-from scoring.models import TablePlay
+- the director of the event, at any time: his write is final (``confirmed``) and a change is
+  a new version — history is kept, nothing is overwritten silently;
+- a player seated at that table in that round, while the round is on the clock: a first
+  result is ``entered``; the same result again records nothing; a *different* result does not
+  overwrite — it is kept as a proposed version and the sheet becomes ``disputed`` until the
+  director decides.
+
+A change of a sheet's current result marks the deal's comparison stale and recomputes it on
+commit (``scoring.standings``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Count, Max
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from events.models import Event, Round, Seat
+from scoring import rules
+from scoring.boards import board_layout
+from scoring.models import Adjustment, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
+
+#: What a scorer types. Everything else about the deal comes from the event and the Deal row.
+INPUT_FIELDS = ("declarer", "contract", "trump", "defenders", "tricks", "auction")
+#: The running pot's ante, added by each dealer (the core's default).
+RUNNING_ANTE = 10
+
+
+def lang() -> str:
+    """The interface language for the core's messages: ``en`` or ``ru``."""
+    return "en" if (get_language() or "").startswith("en") else "ru"
+
+
+# --- the event's rule set -------------------------------------------------------------------
+
+
+def rules_json(event: Event, *, pot_before: Fraction | None = None) -> dict:
+    """The core's ``rules`` object for this event."""
+    order = event.suit_order.split("-")
+    if event.pot_rule == Event.PotRule.RUNNING:
+        return {
+            "pot": "running",
+            "pot_before": str(pot_before if pot_before is not None else RUNNING_ANTE),
+            "limit": event.stake,
+            "ante": RUNNING_ANTE,
+            "suit_order": order,
+        }
+    if event.pot_rule == Event.PotRule.TRUMP:
+        return {"pot": "trump", "suit_order": order}
+    return {"pot": "fixed", "stake": event.stake, "suit_order": order}
+
+
+def _event_of(play: TablePlay) -> Event:
+    return play.round.room.session.event
+
+
+def _pot_before(play: TablePlay, deal: Deal) -> Fraction:
+    """Running pot (decision for duplicate play): it runs through the set at one table in
+    deal order, from the first dealer's ante; each later dealer adds his ante."""
+    pot = Fraction(RUNNING_ANTE)
+    if deal.number == 1:
+        return pot
+    earlier = {
+        number: result
+        for number, result in ScoreSheet.objects.filter(
+            play=play, deal__number__lt=deal.number, current__isnull=False
+        ).values_list("deal__number", "current__result")
+    }
+    for number in range(1, deal.number):
+        if number not in earlier:
+            raise ValidationError(
+                {
+                    "deal": _(
+                        "With a running pot, deal %(code)s must be recorded first: "
+                        "its pot carries over."
+                    )
+                    % {"code": f"{deal.board_set.number}.{number}"}
+                }
+            )
+        pot = Fraction(str(earlier[number].get("pot_after", 0))) + RUNNING_ANTE
+    return pot
+
+
+def _layout_fields(deal: Deal, data: dict) -> dict:
+    """The deal's layout for the core. The box layout of the set (``board``) when the row
+    agrees with it (it always does for sets built by ``session_create``); else the row's own
+    first hand and, for a passed-out deal, its active seats."""
+    layout = board_layout(deal.board_set.players, deal.number)
+    if (
+        "".join(s.value for s in layout.active_seats) == deal.active_seats
+        and layout.first_hand.value == deal.first_hand
+    ):
+        return {"board": {"players": deal.board_set.players, "number": deal.number}}
+    fields = {"first_hand": deal.first_hand}
+    if str(data.get("contract", "")).strip().lower() in ("passed", "распас"):
+        fields["seats"] = list(deal.active_seats)
+    return fields
+
+
+# --- checking one sheet ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A sheet that passed every rule: what was entered, and its settlement."""
+
+    data: dict  # the scorer's fields only, as entered
+    deal: rules.Deal
+    settlement: rules.Settlement
+    result: dict  # settlement JSON + the stake A
+
+    @property
+    def essence(self) -> dict:
+        return essence(self.deal)
+
+
+def essence(deal: rules.Deal) -> dict:
+    """What makes two sheets «the same result»: contract, declarer, trump, the defenders'
+    decisions and every active seat's tricks (a passer's 0 and a no-play 10 filled in). The
+    auction, if given, is not part of it."""
+    if deal.contract is rules.Contract.PASSED:
+        return {"contract": "passed"}
+    trump = rules.Suit.HEARTS if deal.contract is rules.Contract.HEARTS else deal.trump
+    seats = [deal.declarer, *deal.defenders]
+    tricks = dict(deal.tricks or {})
+    if not tricks:
+        tricks = {deal.declarer: 10}
+    return {
+        "contract": deal.contract.value,
+        "declarer": deal.declarer.value,
+        "trump": trump.value if trump else None,
+        "defenders": {s.value: d.value for s, d in sorted(deal.defenders.items())},
+        "tricks": {s.value: int(tricks.get(s, 0)) for s in sorted(seats)},
+    }
+
+
+def essence_of_data(data: dict, play: TablePlay, deal: Deal) -> dict | None:
+    """The essence of a stored version's data (None if it no longer parses)."""
+    entered = {k: v for k, v in data.items() if k in INPUT_FIELDS}
+    order = _event_of(play).suit_order.split("-")
+    request = entered | {"rules": {"suit_order": order}} | _layout_fields(deal, entered)
+    try:
+        return essence(rules.deal_from_json(request))
+    except rules.InvalidInput:
+        return None
+
+
+def _core_field(name: str, data: dict, deal: Deal) -> str:
+    """Where a core problem is shown: the layout fields the scorer never types are reported
+    on what he did type (the declarer, or the defenders)."""
+    head = name.split(".")[0]
+    if head in ("board", "seats"):
+        declarer = str(data.get("declarer") or "").strip().upper()
+        return "declarer" if declarer and declarer not in deal.active_seats else "defenders"
+    if head == "first_hand":
+        return "auction"
+    if head == "rules":
+        return NON_FIELD_ERRORS
+    return name
+
+
+def problems_error(problems: rules.Problems, data: dict, deal: Deal) -> ValidationError:
+    """The core's problems as a Django ValidationError {field: [message]} in the user's
+    language."""
+    errors: dict[str, list[str]] = {}
+    for name, text in problems.render(lang()).items():
+        errors.setdefault(_core_field(name, data, deal), []).append(text)
+    return ValidationError(errors)
+
+
+def _check_deal_in_play(play: TablePlay, deal: Deal) -> None:
+    if deal.board_set_id != play.board_set_id:
+        raise ValidationError(
+            {
+                "deal": _(
+                    "Deal %(code)s is not in the set table %(table)d plays in round %(round)d."
+                )
+                % {"code": deal.code, "table": play.table.number, "round": play.round.number}
+            }
+        )
+
+
+def sheet_check(play: TablePlay, deal: Deal, data: object) -> Checked:
+    """Check a sheet against the rules and settle it; nothing is saved. Raises
+    ValidationError {field: message} naming each broken rule."""
+    _check_deal_in_play(play, deal)
+    if not isinstance(data, dict):
+        problems = rules.Problems()
+        problems.add("data", "not_object")
+        raise problems_error(problems, {}, deal)
+    unknown = [str(key) for key in data if key not in INPUT_FIELDS]
+    if unknown:
+        text = rules.Message("unknown_field").render(lang())
+        raise ValidationError({key: [text] for key in unknown})
+    entered = {k: data[k] for k in INPUT_FIELDS if k in data and data[k] not in (None, "")}
+    event = _event_of(play)
+    pot_before = _pot_before(play, deal) if event.pot_rule == Event.PotRule.RUNNING else None
+    request = entered | {"rules": rules_json(event, pot_before=pot_before)}
+    request |= _layout_fields(deal, entered)
+    try:
+        parsed = rules.deal_from_json(request)
+        settlement = rules.settle(parsed)
+    except rules.InvalidInput as error:
+        raise problems_error(error.problems, entered, deal) from None
+    # The settlement, the stake A, and the sheet in plain words (normalised spelling) for
+    # pages and exports.
+    result = rules.settlement_json(settlement) | {
+        "stake": rules.number(settlement.stake),
+        "sheet": essence(parsed),
+    }
+    return Checked(data=_plain(entered), deal=parsed, settlement=settlement, result=result)
+
+
+def _plain(data: dict) -> dict:
+    """JSON-safe copy (Decimals from a JSON parser become numbers)."""
+    return json.loads(json.dumps(data, default=_json_default, ensure_ascii=False))
+
+
+def _json_default(value):
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def data_digest(data: dict) -> str:
+    """A short fingerprint of a sheet's input: the scorer form saves only what it showed."""
+    text = json.dumps(_plain(data), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# --- who may write --------------------------------------------------------------------------
+
+
+def _is_director(user, event: Event) -> bool:
+    return bool(user and user.is_authenticated and (user.is_superuser or event.owner_id == user.pk))
+
+
+def _check_director(user, event: Event) -> None:
+    if not _is_director(user, event):
+        raise PermissionDenied(_("Only the director of this event may do this."))
+
+
+def _player_seat(play: TablePlay, entry) -> Seat:
+    seat = Seat.objects.filter(round_id=play.round_id, table_id=play.table_id, entry=entry).first()
+    if seat is None or entry.event_id != _event_of(play).pk:
+        raise PermissionDenied(
+            _("%(name)s does not sit at table %(table)d in round %(round)d.")
+            % {"name": entry.full_name, "table": play.table.number, "round": play.round.number}
+        )
+    return seat
+
+
+def _check_round_open_to_players(rnd: Round) -> None:
+    if rnd.state == Round.State.FINISHED:
+        raise ValidationError(
+            {
+                "round": _(
+                    "Round %(n)d is over: only the director can record or correct its sheets now."
+                )
+                % {"n": rnd.number}
+            }
+        )
+    if rnd.state == Round.State.PENDING:
+        raise ValidationError({"round": _("Round %(n)d has not started yet.") % {"n": rnd.number}})
+
+
+def _actor(play: TablePlay, by_user, by_entry) -> Seat | None:
+    """Check the actor; the player's seat, or None for the director."""
+    if (by_user is None) == (by_entry is None):
+        raise ValueError("a sheet is written either by the director or by a player")
+    if by_user is not None:
+        _check_director(by_user, _event_of(play))
+        return None
+    seat = _player_seat(play, by_entry)
+    _check_round_open_to_players(play.round)
+    return seat
+
+
+def _locked_play(play: TablePlay) -> TablePlay:
+    return (
+        TablePlay.objects.select_for_update(of=("self",))
+        .select_related("round__room__session__event", "table", "board_set")
+        .get(pk=play.pk)
+    )
+
+
+# --- recording ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What :func:`sheet_record` did: ``created``, ``corrected`` (a new current version),
+    ``disputed`` (a different proposal kept in history) or ``unchanged`` (same result)."""
+
+    sheet: ScoreSheet
+    version: ScoreSheetVersion
+    outcome: str
+
+
+def _new_version(sheet, checked: Checked, number: int, by_user, by_entry, note: str):
+    return ScoreSheetVersion.objects.create(
+        sheet=sheet,
+        number=number,
+        data=checked.data,
+        result=checked.result,
+        entered_by_user=by_user,
+        entered_by_entry=by_entry,
+        note=(note or "").strip()[:200],
+    )
+
+
+def _check_expected(sheet: ScoreSheet | None, expected_version) -> None:
+    if expected_version in (None, ""):
+        return
+    try:
+        expected = int(expected_version)
+    except (TypeError, ValueError):
+        raise ValidationError(
+            {"expected_version": _("The version must be a whole number.")}
+        ) from None
+    now = sheet.current.number if sheet is not None and sheet.current_id else 0
+    if expected != now:
+        raise ValidationError(
+            {
+                "expected_version": _(
+                    "The sheet has changed meanwhile: it is now at version %(now)d, you edited "
+                    "version %(was)d. Look at it again and send your change once more."
+                )
+                % {"now": now, "was": expected}
+            }
+        )
+
+
+def sheet_record(
+    play: TablePlay,
+    deal: Deal,
+    data: object,
+    *,
+    by_user=None,
+    by_entry=None,
+    expected_version: int | None = None,
+    note: str = "",
+) -> Recorded:
+    """Record a deal's result at a table (see the module's rules of who may write).
+
+    ``expected_version`` (optional): the version the writer saw (0: no sheet yet); if the
+    sheet changed meanwhile, nothing is saved. Raises ValidationError {field: message} in the
+    user's language, PermissionDenied for a wrong actor; nothing is saved on error.
+    """
+    with transaction.atomic():
+        play = _locked_play(play)
+        deal = Deal.objects.select_related("board_set").get(pk=deal.pk)
+        _actor(play, by_user, by_entry)
+        checked = sheet_check(play, deal, data)
+        sheet = ScoreSheet.objects.select_related("current").filter(play=play, deal=deal).first()
+        director = by_user is not None
+        if sheet is None or sheet.current_id is None:
+            _check_expected(sheet, expected_version)
+            if sheet is None:
+                sheet = ScoreSheet.objects.create(play=play, deal=deal)
+            version = _new_version(sheet, checked, 1, by_user, by_entry, note)
+            sheet.current = version
+            sheet.status = ScoreSheet.Status.CONFIRMED if director else ScoreSheet.Status.ENTERED
+            sheet.save()
+            _scores_changed([deal.pk])
+            return Recorded(sheet, version, "created")
+        if essence_of_data(sheet.current.data, play, deal) == checked.essence:
+            if director and sheet.status != ScoreSheet.Status.CONFIRMED:
+                sheet.status = ScoreSheet.Status.CONFIRMED  # the director's word is final
+                sheet.save(update_fields=["status", "updated_at"])
+            return Recorded(sheet, sheet.current, "unchanged")
+        last = sheet.versions.order_by("-number").first()
+        if not director:
+            if (
+                last.number > sheet.current.number
+                and essence_of_data(last.data, play, deal) == checked.essence
+            ):
+                return Recorded(sheet, last, "unchanged")  # the same proposal sent again
+            version = _new_version(sheet, checked, last.number + 1, None, by_entry, note)
+            sheet.status = ScoreSheet.Status.DISPUTED
+            sheet.save(update_fields=["status", "updated_at"])
+            return Recorded(sheet, version, "disputed")
+        _check_expected(sheet, expected_version)
+        version = _new_version(sheet, checked, last.number + 1, by_user, None, note)
+        sheet.current = version
+        sheet.status = ScoreSheet.Status.CONFIRMED
+        sheet.save()
+        changed = [deal.pk, *_running_pot_resettle(play, deal)]
+        _scores_changed(changed)
+        return Recorded(sheet, version, "corrected")
+
+
+def _running_pot_resettle(play: TablePlay, deal: Deal) -> list[int]:
+    """A running pot carries over: after a correction the later deals of the set at this
+    table are settled again (their entered data stays; their stored settlement follows)."""
+    if _event_of(play).pot_rule != Event.PotRule.RUNNING:
+        return []
+    changed = []
+    later = (
+        ScoreSheet.objects.filter(play=play, deal__number__gt=deal.number, current__isnull=False)
+        .select_related("current", "deal__board_set")
+        .order_by("deal__number")
+    )
+    for sheet in later:
+        try:
+            checked = sheet_check(play, sheet.deal, sheet.current.data)
+        except ValidationError:
+            break  # an earlier deal is missing: the pot cannot be known beyond it
+        if checked.result != sheet.current.result:
+            ScoreSheetVersion.objects.filter(pk=sheet.current_id).update(result=checked.result)
+            changed.append(sheet.deal_id)
+    return changed
+
+
+def sheet_confirm(sheet: ScoreSheet, *, by_entry=None, by_user=None) -> ScoreSheet:
+    """A player of another seat at that table, or the director, confirms the current result.
+
+    The player who entered it cannot; a disputed sheet waits for the director."""
+    with transaction.atomic():
+        sheet = (
+            ScoreSheet.objects.select_for_update(of=("self",))
+            .select_related("play__round__room__session__event", "play__table", "current")
+            .get(pk=sheet.pk)
+        )
+        _actor(sheet.play, by_user, by_entry)
+        if by_entry is not None:
+            if sheet.status == ScoreSheet.Status.DISPUTED:
+                raise ValidationError({"status": _("The sheet is disputed: the director decides.")})
+            if sheet.current.entered_by_entry_id == by_entry.pk:
+                raise PermissionDenied(
+                    _(
+                        "The player who entered the sheet cannot confirm it: a player of "
+                        "another seat at the table must."
+                    )
+                )
+        if sheet.status != ScoreSheet.Status.CONFIRMED:
+            sheet.status = ScoreSheet.Status.CONFIRMED
+            sheet.save(update_fields=["status", "updated_at"])
+        return sheet
+
+
+def sheet_restore(sheet: ScoreSheet, number: int, *, by_user, note: str = "") -> Recorded:
+    """The director settles a dispute with a version from the history (e.g. the players'
+    proposal): it becomes a new current version; nothing is deleted."""
+    version = sheet.versions.filter(number=number).first()
+    if version is None:
+        raise ValidationError({"version": _("No version %(n)s of this sheet.") % {"n": number}})
+    note = note or _("version %(n)d accepted") % {"n": version.number}
+    return sheet_record(sheet.play, sheet.deal, version.data, by_user=by_user, note=note)
+
+
+# --- adjustments ----------------------------------------------------------------------------
+
+
+def _decimal(value) -> Decimal | None:
+    if value in (None, ""):
+        return None
+    try:
+        parsed = Decimal(str(value).strip().replace(",", "."))
+    except InvalidOperation:
+        return None
+    return parsed if parsed.is_finite() else None
+
+
+def adjustment_create(
+    play: TablePlay,
+    *,
+    entry,
+    kind: str,
+    by_user,
+    deal: Deal | None = None,
+    score: str = "",
+    penalty=None,
+    reason: str = "",
+) -> Adjustment:
+    """An artificial score (on a deal) or a time penalty (on a deal or the whole table-round)
+    for a player who sat at that table in that round."""
+    with transaction.atomic():
+        play = _locked_play(play)
+        _check_director(by_user, _event_of(play))
+        errors: dict[str, str] = {}
+        seat = Seat.objects.filter(
+            round_id=play.round_id, table_id=play.table_id, entry=entry
+        ).first()
+        if seat is None:
+            errors["entry"] = _("%(name)s does not sit at table %(table)d in round %(round)d.") % {
+                "name": entry.full_name,
+                "table": play.table.number,
+                "round": play.round.number,
+            }
+        if deal is not None and deal.board_set_id != play.board_set_id:
+            errors["deal"] = _(
+                "Deal %(code)s is not in the set table %(table)d plays in round %(round)d."
+            ) % {"code": deal.code, "table": play.table.number, "round": play.round.number}
+        reason = (reason or "").strip()
+        if not reason:
+            errors["reason"] = _("Say why: the players will see it.")
+        amount = None
+        if kind == Adjustment.Kind.ARTIFICIAL:
+            if deal is None:
+                errors.setdefault("deal", _("An artificial score is given on a deal."))
+            if score not in Adjustment.Score.values:
+                errors["score"] = _("Choose A+, A or A−.")
+            if seat is not None and deal is not None and "deal" not in errors:
+                if seat.position not in deal.active_seats:
+                    errors["entry"] = _(
+                        "%(name)s sits deal %(code)s out: there is nothing to score."
+                    ) % {"name": entry.full_name, "code": deal.code}
+                elif Adjustment.objects.filter(
+                    play=play, deal=deal, entry=entry, kind=Adjustment.Kind.ARTIFICIAL
+                ).exists():
+                    errors["deal"] = _(
+                        "%(name)s already has an artificial score on deal %(code)s: "
+                        "delete it first."
+                    ) % {"name": entry.full_name, "code": deal.code}
+        elif kind == Adjustment.Kind.PENALTY:
+            amount = _decimal(penalty)
+            if amount is None or amount <= 0 or amount >= Decimal("1000000"):
+                errors["penalty"] = _("A penalty is a number above 0, e.g. 2.5.")
+            elif amount != amount.quantize(Decimal("0.01")):
+                errors["penalty"] = _("At most two decimals, e.g. 2.5.")
+            if (
+                seat is not None
+                and deal is not None
+                and "deal" not in errors
+                and seat.position not in deal.active_seats
+            ):
+                errors["entry"] = _(
+                    "%(name)s sits deal %(code)s out: there is nothing to score."
+                ) % {"name": entry.full_name, "code": deal.code}
+            score = ""
+        else:
+            errors["kind"] = _("Choose an artificial score or a time penalty.")
+        if errors:
+            raise ValidationError(errors)
+        adjustment = Adjustment.objects.create(
+            play=play,
+            deal=deal,
+            entry=entry,
+            kind=kind,
+            score=score if kind == Adjustment.Kind.ARTIFICIAL else "",
+            penalty=amount,
+            reason=reason[:200],
+            created_by=by_user,
+        )
+        if deal is not None:
+            _scores_changed([deal.pk])
+        return adjustment
+
+
+def adjustment_delete(adjustment: Adjustment, *, by_user) -> None:
+    with transaction.atomic():
+        adjustment = Adjustment.objects.select_related("play__round__room__session__event").get(
+            pk=adjustment.pk
+        )
+        _check_director(by_user, _event_of(adjustment.play))
+        deal_id = adjustment.deal_id
+        adjustment.delete()
+        if deal_id is not None:
+            _scores_changed([deal_id])
+
+
+# --- recomputing ----------------------------------------------------------------------------
+
+
+def _scores_changed(deal_ids: list[int]) -> None:
+    """Mark the deals' comparisons stale and recompute them once the write is committed
+    (a reader recomputes whatever is still stale, so nothing is lost if this fails)."""
+    from scoring import standings
+
+    ids = sorted(set(deal_ids))
+    Deal.objects.filter(pk__in=ids).update(scores_stale=True)
+    transaction.on_commit(lambda: standings.deals_recompute(ids))
+
+
+# --- the round's end ------------------------------------------------------------------------
 
 
 def late_tables_mark(rnd) -> list[int]:
@@ -15,3 +602,12 @@ def late_tables_mark(rnd) -> list[int]:
     late = [p for p in plays if p.recorded < p.board_set.players]
     TablePlay.objects.filter(pk__in=[p.pk for p in late]).update(late=True)
     return sorted(p.table.number for p in late)
+
+
+def sheet_versions_count(sheet_ids) -> dict[int, int]:
+    return dict(
+        ScoreSheetVersion.objects.filter(sheet_id__in=sheet_ids)
+        .values("sheet_id")
+        .annotate(n=Max("number"))
+        .values_list("sheet_id", "n")
+    )

@@ -1,0 +1,244 @@
+"""Standings speed on PostgreSQL: 400 players, 100 deals. Prints figures; asserts nothing.
+
+    .venv/bin/python bench/bench_standings.py [--runs 5] [--saves 30]
+
+The field: one room of 100 tables × 4 players, 25 rounds; 25 sets of 4 deals (100 deals),
+each set played by 4 tables every round, so every deal is played at 100 tables and every
+player is scored on 75 deals (he deals and sits out one of four). 10 000 score sheets.
+
+- full recompute: every deal compared and every total rebuilt (``session_recompute``);
+  target ≤ 1 s;
+- save and re-read: a director's correction through ``sheet_record`` (which recomputes the
+  deal on commit) followed by reading the session's standings; target ≤ 100 ms;
+- read: the standings alone, from the cache.
+
+Uses a throwaway database (preference_bench_standings), created and dropped here.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/preference")
+DB_NAME = "preference_bench_standings"
+TABLES, SEATS, ROUNDS, SETS = 100, 4, 25, 25
+
+
+def _sql(*statements):
+    import psycopg2
+
+    parsed = urlparse(BASE_URL)
+    conn = psycopg2.connect(
+        host=parsed.hostname or "127.0.0.1",
+        port=parsed.port or 5432,
+        user=parsed.username or "postgres",
+        password=parsed.password,
+        dbname="postgres",
+    )
+    conn.autocommit = True
+    try:
+        with conn.cursor() as cur:
+            for statement in statements:
+                cur.execute(statement)
+    finally:
+        conn.close()
+
+
+def random_sheet(rng, active):
+    declarer = rng.choice(active)
+    first, second = [s for s in active if s != declarer]
+    decisions = rng.choice([("whist", "whist"), ("whist", "pass"), ("pass", "whist")])
+    data = {
+        "declarer": declarer,
+        "contract": "game",
+        "trump": rng.choice(["spades", "clubs", "diamonds"]),
+        "defenders": {first: decisions[0], second: decisions[1]},
+    }
+    playing = [declarer] + [
+        s for s, d in zip((first, second), decisions, strict=True) if d != "pass"
+    ]
+    cuts = sorted(rng.randint(0, 10) for _ in range(len(playing) - 1))
+    bounds = [0, *cuts, 10]
+    data["tricks"] = {s: bounds[i + 1] - bounds[i] for i, s in enumerate(playing)}
+    return data
+
+
+def build(rng):
+    """The field, written with bulk inserts (the scoring code is what is measured)."""
+    from django.contrib.auth import get_user_model
+
+    from events.models import Entry, Event, Room, Round, Seat, Session, Table
+    from scoring import boards, rules, services
+    from scoring.models import BoardSet, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
+
+    director = get_user_model().objects.create_user("bench", password="bench-pass-1")
+    event = Event.objects.create(owner=director, name="Bench", date="2026-12-01")
+    entries = Entry.objects.bulk_create(
+        Entry(event=event, last_name=f"P{i:03d}", first_name="X", number=i + 1)
+        for i in range(TABLES * SEATS)
+    )
+    session = Session.objects.create(event=event, number=1, participants=len(entries))
+    room = Room.objects.create(
+        session=session,
+        number=1,
+        kind="skip",
+        seats=SEATS,
+        rounds_planned=ROUNDS,
+        participants=len(entries),
+    )
+    tables = Table.objects.bulk_create(
+        Table(room=room, number=t + 1, seats=SEATS) for t in range(TABLES)
+    )
+    rounds = Round.objects.bulk_create(Round(room=room, number=r + 1) for r in range(ROUNDS))
+    sets = BoardSet.objects.bulk_create(
+        BoardSet(session=session, number=s + 1, players=SEATS) for s in range(SETS)
+    )
+    Deal.objects.bulk_create(
+        Deal(
+            board_set=bs,
+            number=layout.number,
+            dealer=layout.dealer.value,
+            first_hand=layout.first_hand.value,
+            talon_pocket=layout.talon_pocket.value,
+            active_seats="".join(s.value for s in layout.active_seats),
+        )
+        for bs in sets
+        for layout in boards.set_layout(SEATS)
+    )
+    deals = {bs.pk: list(bs.deals.order_by("number")) for bs in sets}
+    seats, plays = [], []
+    for r, rnd in enumerate(rounds):
+        for t, table in enumerate(tables):
+            plays.append(TablePlay(round=rnd, table=table, board_set=sets[(t + r) % SETS]))
+            for p, position in enumerate("WNES"):
+                # Lines move as in a prime movement, so that players meet different people.
+                who = ((t + p * (r + 1)) % TABLES) * SEATS + p
+                seats.append(
+                    Seat(
+                        round=rnd,
+                        participant=who + 1,
+                        entry=entries[who],
+                        table=table,
+                        position=position,
+                    )
+                )
+    Seat.objects.bulk_create(seats, batch_size=5000)
+    plays = TablePlay.objects.bulk_create(plays, batch_size=5000)
+    rules_doc = services.rules_json(event)
+    sheets, payloads = [], []
+    for play in plays:
+        for deal in deals[play.board_set_id]:
+            data = random_sheet(rng, deal.active_seats)
+            request = data | {
+                "rules": rules_doc,
+                "board": {"players": SEATS, "number": deal.number},
+            }
+            parsed = rules.deal_from_json(request)
+            result = rules.settlement_json(rules.settle(parsed)) | {
+                "stake": event.stake,
+                "sheet": services.essence(parsed),
+            }
+            sheets.append(ScoreSheet(play=play, deal=deal, status="confirmed"))
+            payloads.append((data, result))
+    sheets = ScoreSheet.objects.bulk_create(sheets, batch_size=5000)
+    versions = ScoreSheetVersion.objects.bulk_create(
+        (
+            ScoreSheetVersion(sheet=s, number=1, data=d, result=r, entered_by_user=director)
+            for s, (d, r) in zip(sheets, payloads, strict=True)
+        ),
+        batch_size=5000,
+    )
+    for s, v in zip(sheets, versions, strict=True):
+        s.current = v
+    ScoreSheet.objects.bulk_update(sheets, ["current"], batch_size=5000)
+    return director, session, sheets
+
+
+def timed(fn):
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--saves", type=int, default=30)
+    args = parser.parse_args()
+    parsed = urlparse(BASE_URL)
+    os.environ.update(
+        DATABASE_URL=parsed._replace(path=f"/{DB_NAME}").geturl(),
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
+    _sql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)", f"CREATE DATABASE {DB_NAME}")
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        from events.models import Session
+        from scoring import services, standings
+        from scoring.models import DealScore
+
+        rng = random.Random(2026)
+        started = time.perf_counter()
+        director, session, sheets = build(rng)
+        print(
+            f"standings: field built in {time.perf_counter() - started:.1f} s "
+            f"({len(sheets)} sheets)"
+        )
+        session = Session.objects.select_related("event").get(pk=session.pk)
+
+        full = [timed(lambda: standings.session_recompute(session)) for _ in range(args.runs)]
+        rows = standings.session_standings(session)
+        print(
+            f"standings: full recompute of {len(rows)} players × 100 deals "
+            f"({DealScore.objects.count()} figures): median {statistics.median(full) * 1000:.0f} ms, "
+            f"best {min(full) * 1000:.0f} ms (target ≤ 1000 ms)"
+        )
+
+        saves, reads = [], []
+        for _ in range(args.saves):
+            sheet = rng.choice(sheets)
+            play, deal = sheet.play, sheet.deal
+            data = random_sheet(rng, deal.active_seats)
+
+            def save_and_read(play=play, deal=deal, data=data):
+                services.sheet_record(play, deal, data, by_user=director)
+                standings.session_standings(session)
+
+            saves.append(timed(save_and_read))
+            reads.append(timed(lambda: standings.session_standings(session)))
+        print(
+            f"standings: save one sheet (deal recomputed on commit) and re-read the standings: "
+            f"median {statistics.median(saves) * 1000:.0f} ms, "
+            f"p90 {sorted(saves)[int(0.9 * len(saves)) - 1] * 1000:.0f} ms (target ≤ 100 ms)"
+        )
+        print(
+            f"standings: read the standings alone: median {statistics.median(reads) * 1000:.1f} ms"
+        )
+
+        # The cache kept deal by deal must equal a rebuild.
+        kept = [(r.rank, r.entry.pk, r.total) for r in standings.session_standings(session)]
+        standings.session_recompute(session)
+        rebuilt = [(r.rank, r.entry.pk, r.total) for r in standings.session_standings(session)]
+        print(f"standings: incremental cache equals a full rebuild: {kept == rebuilt}")
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        _sql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+
+
+if __name__ == "__main__":
+    main()

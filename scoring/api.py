@@ -1,0 +1,515 @@
+"""The scoring API under /api/v1/: score sheets (list, record, correct, confirm, history),
+adjustments, publishing, and the results (standings, travellers, personal cards).
+
+Writes belong to the event's director (another director gets 404, an anonymous caller 403);
+results are readable by anyone once published, before that by the director only. Bad input
+is a 400 naming each field and the rule it broke («tricks»: «взятки должны в сумме давать
+10…»), in the language asked for.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotAuthenticated, NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from events.models import Event
+from scoring import display, services, standings
+from scoring.models import Adjustment, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
+
+META_FIELDS = ("play", "deal", "expected_version", "note")
+
+
+def _own_event(request, event_pk) -> Event:
+    return get_object_or_404(Event.objects.visible_to(request.user), pk=event_pk)
+
+
+def _readable_event(request, event_pk) -> Event:
+    """Results: anyone once published; before that the director only."""
+    event = get_object_or_404(Event, pk=event_pk)
+    user = request.user
+    if event.results_public or (
+        user.is_authenticated and (user.is_superuser or event.owner_id == user.pk)
+    ):
+        return event
+    if not user.is_authenticated:
+        raise NotAuthenticated()
+    raise NotFound()
+
+
+def _figure(num: int, den: int) -> float:
+    return round(num / den, 4)
+
+
+# --- serializers --------------------------------------------------------------------------
+
+
+class VersionSerializer(serializers.ModelSerializer):
+    entered_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ScoreSheetVersion
+        fields = ["number", "data", "result", "entered_by", "note", "created_at"]
+
+    def get_entered_by(self, version) -> dict | None:
+        if version.entered_by_entry_id:
+            return {"entry": version.entered_by_entry_id}
+        if version.entered_by_user_id:
+            return {"director": version.entered_by_user_id}
+        return None
+
+
+class SheetSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="play.round.number")
+    table = serializers.IntegerField(source="play.table.number")
+    set = serializers.IntegerField(source="deal.board_set.number")
+    deal = serializers.IntegerField(source="deal.number")
+    version = serializers.IntegerField(source="current.number", allow_null=True)
+    data = serializers.JSONField(source="current.data", allow_null=True)
+    result = serializers.JSONField(source="current.result", allow_null=True)
+
+    class Meta:
+        model = ScoreSheet
+        fields = [
+            "id",
+            "play",
+            "round",
+            "table",
+            "set",
+            "deal",
+            "status",
+            "version",
+            "data",
+            "result",
+            "created_at",
+            "updated_at",
+        ]
+
+
+class PlaySerializer(serializers.ModelSerializer):
+    session = serializers.IntegerField(source="round.room.session.number")
+    room = serializers.IntegerField(source="round.room.number")
+    round = serializers.IntegerField(source="round.number")
+    round_state = serializers.CharField(source="round.state")
+    table = serializers.IntegerField(source="table.number")
+    set = serializers.IntegerField(source="board_set.number")
+    deals = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TablePlay
+        fields = ["id", "session", "room", "round", "round_state", "table", "set", "deals", "late"]
+
+    def get_deals(self, play) -> list[dict]:
+        return [
+            {"number": d.number, "active_seats": d.active_seats, "first_hand": d.first_hand}
+            for d in play.board_set.deals.all()
+        ]
+
+
+class SheetWriteSerializer(serializers.Serializer):
+    """The sheet's own fields (declarer, contract, trump, defenders, tricks, auction) are
+    checked by the rules of the deal, not here."""
+
+    play = serializers.IntegerField()
+    deal = serializers.IntegerField(help_text="the deal's number in the set (1–4)")
+    expected_version = serializers.IntegerField(required=False, allow_null=True)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    declarer = serializers.JSONField(required=False)
+    contract = serializers.JSONField(required=False)
+    trump = serializers.JSONField(required=False)
+    defenders = serializers.JSONField(required=False)
+    tricks = serializers.JSONField(required=False)
+    auction = serializers.JSONField(required=False)
+
+
+class CorrectSerializer(serializers.Serializer):
+    expected_version = serializers.IntegerField(required=False, allow_null=True)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    declarer = serializers.JSONField(required=False)
+    contract = serializers.JSONField(required=False)
+    trump = serializers.JSONField(required=False)
+    defenders = serializers.JSONField(required=False)
+    tricks = serializers.JSONField(required=False)
+    auction = serializers.JSONField(required=False)
+
+
+class AdjustmentSerializer(serializers.ModelSerializer):
+    deal = serializers.IntegerField(source="deal.number", allow_null=True, read_only=True)
+    kind = serializers.CharField(read_only=True, help_text="artificial | penalty")
+    score = serializers.CharField(read_only=True, help_text="A+ | A | A- (artificial scores)")
+    round = serializers.IntegerField(source="play.round.number", read_only=True)
+    table = serializers.IntegerField(source="play.table.number", read_only=True)
+
+    class Meta:
+        model = Adjustment
+        fields = [
+            "id",
+            "play",
+            "round",
+            "table",
+            "deal",
+            "entry",
+            "kind",
+            "score",
+            "penalty",
+            "reason",
+            "created_at",
+        ]
+
+
+class AdjustmentWriteSerializer(serializers.Serializer):
+    play = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    kind = serializers.CharField(help_text="artificial | penalty")
+    deal = serializers.IntegerField(required=False, allow_null=True)
+    score = serializers.CharField(required=False, allow_blank=True)
+    penalty = serializers.DecimalField(
+        max_digits=8, decimal_places=2, required=False, allow_null=True
+    )
+    reason = serializers.CharField(max_length=200)
+
+
+class PublishSerializer(serializers.Serializer):
+    public = serializers.BooleanField()
+
+
+# --- sheets -------------------------------------------------------------------------------
+
+
+def _sheet_data(payload: dict) -> dict:
+    return {k: v for k, v in payload.items() if k not in META_FIELDS}
+
+
+def _sheets(event):
+    return ScoreSheet.objects.filter(play__round__room__session__event=event).select_related(
+        "play__round", "play__table", "deal__board_set", "current"
+    )
+
+
+def _play(event, play_pk) -> TablePlay:
+    play = (
+        TablePlay.objects.filter(round__room__session__event=event, pk=play_pk)
+        .select_related("round__room__session__event", "table", "board_set")
+        .first()
+    )
+    if play is None:
+        raise serializers.ValidationError({"play": [_("No such table-round in this event.")]})
+    return play
+
+
+def _deal_in(play: TablePlay, number) -> Deal:
+    deal = play.board_set.deals.filter(number=number).select_related("board_set").first()
+    if deal is None:
+        raise serializers.ValidationError(
+            {"deal": [_("The set has deals 1–%(n)d.") % {"n": play.board_set.players}]}
+        )
+    return deal
+
+
+class PlayList(APIView):
+    @extend_schema(
+        responses=PlaySerializer(many=True),
+        parameters=[OpenApiParameter("round", int, description="a round's number")],
+    )
+    def get(self, request, event_pk):
+        event = _own_event(request, event_pk)
+        plays = (
+            TablePlay.objects.filter(round__room__session__event=event)
+            .select_related("round__room__session", "table", "board_set")
+            .prefetch_related("board_set__deals")
+            .order_by("round__room__session__number", "round__room__number", "round__number")
+        )
+        if request.query_params.get("round", "").isdigit():
+            plays = plays.filter(round__number=int(request.query_params["round"]))
+        return Response(PlaySerializer(plays, many=True).data)
+
+
+class SheetList(APIView):
+    @extend_schema(
+        responses=SheetSerializer(many=True),
+        parameters=[
+            OpenApiParameter("play", int),
+            OpenApiParameter("round", int, description="a round's number"),
+            OpenApiParameter("status", str),
+        ],
+    )
+    def get(self, request, event_pk):
+        event = _own_event(request, event_pk)
+        sheets = _sheets(event).order_by("play__round__number", "play__table__number", "deal")
+        params = request.query_params
+        if params.get("play", "").isdigit():
+            sheets = sheets.filter(play_id=int(params["play"]))
+        if params.get("round", "").isdigit():
+            sheets = sheets.filter(play__round__number=int(params["round"]))
+        if params.get("status"):
+            sheets = sheets.filter(status=params["status"])
+        return Response(SheetSerializer(sheets, many=True).data)
+
+    @extend_schema(request=SheetWriteSerializer, responses=SheetSerializer)
+    def post(self, request, event_pk):
+        event = _own_event(request, event_pk)
+        meta = SheetWriteSerializer(data=request.data)
+        meta.is_valid(raise_exception=True)
+        play = _play(event, meta.validated_data["play"])
+        deal = _deal_in(play, meta.validated_data["deal"])
+        done = services.sheet_record(
+            play,
+            deal,
+            _sheet_data(request.data),
+            by_user=request.user,
+            expected_version=meta.validated_data.get("expected_version"),
+            note=meta.validated_data.get("note", ""),
+        )
+        code = status.HTTP_201_CREATED if done.outcome == "created" else status.HTTP_200_OK
+        body = SheetSerializer(_sheets(event).get(pk=done.sheet.pk)).data
+        return Response(body | {"outcome": done.outcome}, status=code)
+
+
+class SheetDetail(APIView):
+    @extend_schema(responses=SheetSerializer)
+    def get(self, request, event_pk, pk):
+        event = _own_event(request, event_pk)
+        return Response(SheetSerializer(get_object_or_404(_sheets(event), pk=pk)).data)
+
+
+class SheetCorrect(APIView):
+    @extend_schema(request=CorrectSerializer, responses=SheetSerializer)
+    def post(self, request, event_pk, pk):
+        event = _own_event(request, event_pk)
+        sheet = get_object_or_404(_sheets(event), pk=pk)
+        meta = CorrectSerializer(data=request.data)
+        meta.is_valid(raise_exception=True)
+        done = services.sheet_record(
+            sheet.play,
+            sheet.deal,
+            _sheet_data(request.data),
+            by_user=request.user,
+            expected_version=meta.validated_data.get("expected_version"),
+            note=meta.validated_data.get("note", ""),
+        )
+        body = SheetSerializer(_sheets(event).get(pk=done.sheet.pk)).data
+        return Response(body | {"outcome": done.outcome})
+
+
+class SheetConfirm(APIView):
+    @extend_schema(request=None, responses=SheetSerializer)
+    def post(self, request, event_pk, pk):
+        event = _own_event(request, event_pk)
+        sheet = get_object_or_404(_sheets(event), pk=pk)
+        services.sheet_confirm(sheet, by_user=request.user)
+        return Response(SheetSerializer(_sheets(event).get(pk=sheet.pk)).data)
+
+
+class SheetHistory(APIView):
+    @extend_schema(responses=VersionSerializer(many=True))
+    def get(self, request, event_pk, pk):
+        event = _own_event(request, event_pk)
+        sheet = get_object_or_404(_sheets(event), pk=pk)
+        versions = sheet.versions.order_by("number")
+        return Response(
+            {
+                "current": sheet.current.number if sheet.current else None,
+                "status": sheet.status,
+                "versions": VersionSerializer(versions, many=True).data,
+            }
+        )
+
+
+# --- adjustments and publishing -----------------------------------------------------------
+
+
+class AdjustmentList(APIView):
+    @extend_schema(responses=AdjustmentSerializer(many=True))
+    def get(self, request, event_pk):
+        event = _own_event(request, event_pk)
+        found = Adjustment.objects.filter(play__round__room__session__event=event).select_related(
+            "play__round", "play__table", "deal"
+        )
+        return Response(AdjustmentSerializer(found, many=True).data)
+
+    @extend_schema(request=AdjustmentWriteSerializer, responses=AdjustmentSerializer)
+    def post(self, request, event_pk):
+        event = _own_event(request, event_pk)
+        given = AdjustmentWriteSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        play = _play(event, data["play"])
+        entry = event.entries.filter(pk=data["entry"]).first()
+        if entry is None:
+            raise serializers.ValidationError({"entry": [_("No such player in this event.")]})
+        deal = _deal_in(play, data["deal"]) if data.get("deal") is not None else None
+        made = services.adjustment_create(
+            play,
+            entry=entry,
+            kind=data["kind"],
+            by_user=request.user,
+            deal=deal,
+            score=data.get("score", ""),
+            penalty=data.get("penalty"),
+            reason=data["reason"],
+        )
+        return Response(AdjustmentSerializer(made).data, status=status.HTTP_201_CREATED)
+
+
+class AdjustmentDetail(APIView):
+    @extend_schema(request=None, responses=None)
+    def delete(self, request, event_pk, pk):
+        event = _own_event(request, event_pk)
+        found = get_object_or_404(
+            Adjustment.objects.filter(play__round__room__session__event=event), pk=pk
+        )
+        services.adjustment_delete(found, by_user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class Publish(APIView):
+    @extend_schema(request=PublishSerializer, responses=PublishSerializer)
+    def post(self, request, event_pk):
+        from events.services import event_set_results_public
+
+        event = _own_event(request, event_pk)
+        given = PublishSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        event_set_results_public(event, given.validated_data["public"])
+        return Response({"public": event.results_public})
+
+
+# --- results (public once published) ------------------------------------------------------
+
+
+def _standing_json(rows) -> list[dict]:
+    return [
+        {
+            "rank": row.rank,
+            "entry": row.entry.pk,
+            "number": row.entry.number,
+            "name": row.entry.full_name,
+            "club": row.entry.club,
+            "total": None if row.total is None else round(float(row.total), 4),
+            "deals": row.deals,
+            "penalty": float(row.penalty),
+        }
+        for row in rows
+    ]
+
+
+def _score_json(score) -> dict | None:
+    if score is None:
+        return None
+    return {
+        "points": None if score.points is None else float(score.points),
+        "artificial": score.artificial or None,
+        "figure": _figure(score.figure_num, score.figure_den),
+        "penalty": float(score.penalty),
+        "net": _figure(score.net_num, score.net_den),
+        "second": score.second,
+    }
+
+
+class Standings(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses=None,
+        parameters=[OpenApiParameter("session", int, description="a session's number")],
+    )
+    def get(self, request, event_pk):
+        event = _readable_event(request, event_pk)
+        wanted = request.query_params.get("session")
+        if wanted:
+            session = event.sessions.filter(number=wanted if wanted.isdigit() else -1).first()
+            if session is None:
+                raise NotFound()
+            rows = standings.session_standings(session)
+        else:
+            rows = standings.event_standings(event)
+        return Response(
+            {
+                "method": event.scoring_method,
+                "by": standings.BY[event.scoring_method],
+                "session": int(wanted) if wanted else None,
+                "standings": _standing_json(rows),
+            }
+        )
+
+
+class TravellerView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=None)
+    def get(self, request, event_pk, deal_pk):
+        event = _readable_event(request, event_pk)
+        deal = get_object_or_404(
+            Deal.objects.filter(board_set__session__event=event).select_related("board_set"),
+            pk=deal_pk,
+        )
+        found = standings.deal_traveller(deal)
+        return Response(
+            {
+                "deal": deal.code,
+                "session": found.session.number,
+                "method": event.scoring_method,
+                "active_seats": deal.active_seats,
+                "tables": [
+                    {
+                        "round": row.play.round.number,
+                        "table": row.play.table.number,
+                        "players": {p: e.pk for p, e in row.players.items()},
+                        "status": row.sheet.status if row.sheet else None,
+                        "contract": display.contract_text(
+                            display.sheet_of(row.sheet.current.result)
+                        )
+                        if row.sheet and row.sheet.current
+                        else None,
+                        "result": row.sheet.current.result
+                        if row.sheet and row.sheet.current
+                        else None,
+                        "figures": {p: _score_json(s) for p, s in row.scores.items()},
+                    }
+                    for row in found.rows
+                ],
+            }
+        )
+
+
+class CardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=None)
+    def get(self, request, event_pk, entry_pk):
+        event = _readable_event(request, event_pk)
+        entry = get_object_or_404(event.entries.all(), pk=entry_pk)
+        card = standings.player_card(entry)
+        rows = []
+        for row in card.rows:
+            result = row.sheet.current.result if row.sheet and row.sheet.current else None
+            rows.append(
+                {
+                    "session": row.session.number,
+                    "round": row.round_number,
+                    "table": row.table_number,
+                    "position": row.position or None,
+                    "deal": row.deal.code if row.deal else None,
+                    "sits_out": row.sits_out,
+                    "contract": display.contract_text(display.sheet_of(result)) if result else None,
+                    "result": result,
+                    "score": _score_json(row.score),
+                }
+            )
+        return Response(
+            {
+                "entry": entry.pk,
+                "name": entry.full_name,
+                "method": event.scoring_method,
+                "sessions": [
+                    {"session": number} | (_standing_json([row])[0] if row else {})
+                    for number, row in card.standings.items()
+                ],
+                "deals": rows,
+            }
+        )

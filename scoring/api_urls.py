@@ -1,0 +1,56 @@
+"""The scoring API's addresses, under /api/v1/ (wired in config/api.py)."""
+
+from django.urls import path
+
+from scoring import api
+
+urlpatterns = [
+    path("events/<int:event_pk>/plays/", api.PlayList.as_view(), name="scoring-play-list"),
+    path("events/<int:event_pk>/sheets/", api.SheetList.as_view(), name="scoring-sheet-list"),
+    path(
+        "events/<int:event_pk>/sheets/<int:pk>/",
+        api.SheetDetail.as_view(),
+        name="scoring-sheet-detail",
+    ),
+    path(
+        "events/<int:event_pk>/sheets/<int:pk>/correct/",
+        api.SheetCorrect.as_view(),
+        name="scoring-sheet-correct",
+    ),
+    path(
+        "events/<int:event_pk>/sheets/<int:pk>/confirm/",
+        api.SheetConfirm.as_view(),
+        name="scoring-sheet-confirm",
+    ),
+    path(
+        "events/<int:event_pk>/sheets/<int:pk>/history/",
+        api.SheetHistory.as_view(),
+        name="scoring-sheet-history",
+    ),
+    path(
+        "events/<int:event_pk>/adjustments/",
+        api.AdjustmentList.as_view(),
+        name="scoring-adjustment-list",
+    ),
+    path(
+        "events/<int:event_pk>/adjustments/<int:pk>/",
+        api.AdjustmentDetail.as_view(),
+        name="scoring-adjustment-detail",
+    ),
+    path(
+        "events/<int:event_pk>/results-public/",
+        api.Publish.as_view(),
+        name="scoring-publish",
+    ),
+    path("events/<int:event_pk>/standings/", api.Standings.as_view(), name="scoring-standings"),
+    path(
+        "events/<int:event_pk>/deals/<int:deal_pk>/traveller/",
+        api.TravellerView.as_view(),
+        name="scoring-traveller",
+    ),
+    path(
+        "events/<int:event_pk>/players/<int:entry_pk>/card/",
+        api.CardView.as_view(),
+        name="scoring-card",
+    ),
+]

@@ -1,0 +1,116 @@
+"""Standings, personal score cards and travellers as rows: for CSV files (UTF-8 with a BOM
+and «;» between columns, so that Excel opens Cyrillic names intact) and for the API."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from django.http import HttpResponse
+from django.utils.translation import gettext as _
+
+from scoring import display
+from scoring.standings import Card, StandingRow, Traveller
+
+
+def csv_response(rows: list[list], filename: str) -> HttpResponse:
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer.writerows(rows)
+    response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def standing_rows(rows: list[StandingRow]) -> list[list]:
+    table = [[_("Place"), _("No."), _("Player"), _("Club"), _("Total"), _("Deals"), _("Penalty")]]
+    for row in rows:
+        table.append(
+            [
+                row.rank if row.deals else "",
+                row.entry.number or "",
+                row.entry.full_name,
+                row.entry.club,
+                "" if row.total is None else f"{float(row.total):.2f}",
+                row.deals,
+                display.number_text(row.penalty) if row.penalty else "",
+            ]
+        )
+    return table
+
+
+def card_rows(card: Card, method: str) -> list[list]:
+    table = [
+        [
+            _("Session"),
+            _("Round"),
+            _("Table"),
+            _("Position"),
+            _("Deal"),
+            _("Contract"),
+            _("Defence"),
+            _("Tricks"),
+            _("His tricks"),
+            _("Points"),
+            _("Figure"),
+            _("Artificial score"),
+            _("Penalty"),
+        ]
+    ]
+    for row in card.rows:
+        if row.deal is None:
+            table.append([row.session.number, row.round_number, "", "", "", _("pause")] + [""] * 7)
+            continue
+        result = row.sheet.current.result if row.sheet and row.sheet.current else None
+        sheet = display.sheet_of(result)
+        score = row.score
+        table.append(
+            [
+                row.session.number,
+                row.round_number,
+                row.table_number,
+                row.position,
+                row.deal.code,
+                _("sits out") if row.sits_out else display.contract_text(sheet),
+                "" if row.sits_out else display.defence_text(sheet),
+                "" if row.sits_out else display.tricks_text(sheet),
+                "" if row.sits_out else display.tricks_of(sheet, row.position),
+                display.number_text(score.points) if score and score.points is not None else "",
+                display.figure_text(score.net_num, score.net_den, method) if score else "",
+                score.artificial if score else "",
+                display.number_text(score.penalty) if score and score.penalty else "",
+            ]
+        )
+    return table
+
+
+def traveller_rows(
+    traveller: Traveller, method: str, *, with_deal: bool = False, header: bool = True
+) -> list[list]:
+    positions = "WNES"  # every file has the same columns, whichever seats play the deal
+    head = [_("Round"), _("Table"), "W", "N", "E", "S", _("Contract"), _("Defence"), _("Tricks")]
+    for position in positions:
+        head += [f"{_('Points')} {position}", f"{_('Figure')} {position}"]
+    table = [([_("Deal")] if with_deal else []) + head] if header else []
+    for row in traveller.rows:
+        result = row.sheet.current.result if row.sheet and row.sheet.current else None
+        sheet = display.sheet_of(result)
+        line = [row.play.round.number, row.play.table.number]
+        line += [row.players[p].full_name if p in row.players else "" for p in "WNES"]
+        line += [
+            display.contract_text(sheet),
+            display.defence_text(sheet),
+            display.tricks_text(sheet),
+        ]
+        for position in positions:
+            score = row.scores.get(position)
+            if score is None:
+                line += ["", ""]
+                continue
+            shown = score.artificial or (
+                display.number_text(score.points) if score.points is not None else ""
+            )
+            line += [shown, display.figure_text(score.net_num, score.net_den, method)]
+        table.append(([traveller.deal.code] if with_deal else []) + line)
+    return table

@@ -1,0 +1,158 @@
+"""Forms of the scoring pages. They only collect input: the rules are checked by the service
+(and the pure core behind it), whose problems are put back next to the fields here."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from scoring import display
+from scoring.models import Adjustment, Deal
+
+CONTRACTS = ("one", "two", "three", "four", "game", "hearts", "passed")
+DECISIONS = ("whist", "pass", "invited")
+GROUPS = ("defenders", "tricks")
+
+
+class ScorerForm(forms.Form):
+    """One deal's score sheet: declarer (or passed out), contract and trump, each defender's
+    decision, each seat's tricks, optionally the auction. Seats are the deal's active ones."""
+
+    declarer = forms.ChoiceField(label=_("Declarer"), required=False, widget=forms.RadioSelect)
+    contract = forms.ChoiceField(label=_("Contract"), required=False)
+    trump = forms.ChoiceField(label=_("Trump"), required=False)
+    auction = forms.CharField(
+        label=_("Auction (optional)"),
+        required=False,
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Calls in order from first hand, e.g. «N one, E pass, S two, N hold, S pass»."),
+    )
+    note = forms.CharField(label=_("Note"), required=False, max_length=200)
+    expected_version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    checked = forms.CharField(required=False, widget=forms.HiddenInput)
+    # Carriers of the problems of the whole group (two defenders; tricks adding up to 10).
+    defenders = forms.CharField(required=False, widget=forms.HiddenInput)
+    tricks = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, deal: Deal, players: dict[str, str], suit_order: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.deal = deal
+        self.seats = [s for s in "WNES" if s in deal.active_seats]
+        self.fields["declarer"].choices = [("", _("nobody: passed out"))] + [
+            (s, f"{s} {players.get(s, '')}".strip()) for s in self.seats
+        ]
+        self.fields["contract"].choices = [("", "—")] + [(c, display.word(c)) for c in CONTRACTS]
+        self.fields["trump"].choices = [("", "—")] + [
+            (s, f"{display.suit(s)} {display.word(s)}") for s in suit_order.split("-")
+        ]
+        for seat in self.seats:
+            self.fields[f"defence_{seat}"] = forms.ChoiceField(
+                label=f"{seat} {players.get(seat, '')}".strip(),
+                required=False,
+                choices=[("", "—")] + [(d, display.word(d)) for d in DECISIONS],
+            )
+            self.fields[f"tricks_{seat}"] = forms.IntegerField(
+                label=f"{seat} {players.get(seat, '')}".strip(),
+                required=False,
+                min_value=0,
+                max_value=10,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 10}),
+            )
+
+    def defence_fields(self):
+        return [self[f"defence_{s}"] for s in self.seats]
+
+    def tricks_fields(self):
+        return [self[f"tricks_{s}"] for s in self.seats]
+
+    def sheet_data(self) -> dict:
+        """The service's input from the cleaned fields (what was left empty is absent)."""
+        data: dict = {}
+        c = self.cleaned_data
+        for name in ("declarer", "contract", "trump"):
+            if c.get(name):
+                data[name] = c[name]
+        defenders = {s: c[f"defence_{s}"] for s in self.seats if c.get(f"defence_{s}")}
+        if defenders:
+            data["defenders"] = defenders
+        tricks = {s: c[f"tricks_{s}"] for s in self.seats if c.get(f"tricks_{s}") is not None}
+        if tricks:
+            data["tricks"] = tricks
+        calls = [w.strip() for w in re.split(r"[,;\n]+", c.get("auction") or "") if w.strip()]
+        if calls:
+            data["auction"] = calls
+        return data
+
+    def add_service_error(self, error: ValidationError) -> None:
+        """Put the service's problems next to the fields they name."""
+        if not hasattr(error, "error_dict"):
+            self.add_error(None, error)
+            return
+        for name, errors in error.error_dict.items():
+            self.add_error(self.field_for(name), errors)
+
+    def field_for(self, name: str) -> str | None:
+        """The form field for a service field name (``tricks.E`` → ``tricks_E``)."""
+        head, _dot, rest = name.partition(".")
+        if head in GROUPS:
+            target = f"{'defence' if head == 'defenders' else 'tricks'}_{rest.split('.')[0]}"
+            return target if rest and target in self.fields else head
+        if head in ("declarer", "contract", "trump", "auction", "note"):
+            return head
+        return None  # the deal, the round, a stale version: for the whole form
+
+    @staticmethod
+    def initial_from(data: dict) -> dict:
+        """The form's initial values from a stored sheet's data."""
+        initial = {k: data.get(k, "") for k in ("declarer", "contract", "trump")}
+        for seat, decision in (data.get("defenders") or {}).items():
+            initial[f"defence_{str(seat).upper()}"] = str(decision).lower()
+        for seat, count in (data.get("tricks") or {}).items():
+            initial[f"tricks_{str(seat).upper()}"] = count
+        auction = data.get("auction") or []
+        initial["auction"] = ", ".join(
+            c
+            if isinstance(c, str)
+            else " ".join(str(c.get(k, "")) for k in ("seat", "call", "suit"))
+            for c in auction
+        ).strip()
+        return initial
+
+
+class AdjustmentForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Kind"), choices=Adjustment.Kind.choices)
+    entry = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    deal = forms.TypedChoiceField(label=_("Deal"), coerce=int, required=False, empty_value=None)
+    score = forms.ChoiceField(
+        label=_("Artificial score"),
+        required=False,
+        choices=[("", "—"), *Adjustment.Score.choices],
+    )
+    penalty = forms.DecimalField(
+        label=_("Penalty"),
+        required=False,
+        max_digits=8,
+        decimal_places=2,
+        help_text=_("In the event's unit: percentage points, points or IMPs."),
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+    def __init__(self, *args, seats, deals, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].choices = [
+            (seat.entry_id, f"{seat.position} {seat.entry.full_name}") for seat in seats
+        ]
+        self.fields["deal"].choices = [("", _("the whole table-round"))] + [
+            (deal.number, deal.code) for deal in deals
+        ]
+
+    def apply(self, error: ValidationError) -> None:
+        if hasattr(error, "error_dict"):
+            for name, errors in error.error_dict.items():
+                self.add_error(name if name in self.fields else None, errors)
+        else:
+            self.add_error(None, error)

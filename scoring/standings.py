@@ -1,0 +1,649 @@
+"""Comparison of every deal and the standings, computed by the pure core and cached.
+
+Every figure comes from ``scoring.compare``: for each deal the current result of each table
+is put per pocket (the seat's position: the same cards), artificial scores stand in for a
+player's result, and ``compare.compare_pockets`` compares them with the event's method —
+matchpoints with Neuberg against the number of tables that play the set, points, or cross.
+Penalties on a deal come off with ``compare.apply_penalties``; the standings are
+``compare.standings_of_totals`` over the cached sums.
+
+The cache (``DealScore`` per seat and deal, ``SessionTotal`` per player and session) is
+exact (fractions), written only here, and always under the session's ``SessionScoring`` row
+lock, so that concurrent writers never mix their sums:
+
+- a sheet or adjustment write marks its deal stale; on commit :func:`deals_recompute` redoes
+  that deal and moves the players' totals by the difference;
+- a reader first calls :func:`session_refresh`, which recomputes whatever is still stale and
+  rebuilds the whole session when the event's method or artificial scores changed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+from django.db import connection, transaction
+from django.db.models.fields.json import KeyTextTransform
+
+from events.models import Entry, Event, Seat, Session
+from scoring import compare
+from scoring.models import (
+    Adjustment,
+    Deal,
+    DealScore,
+    ScoreSheet,
+    SessionScoring,
+    SessionTotal,
+    TablePlay,
+)
+
+#: The standing over deals: average percentage, or the sum of points / IMPs.
+BY = {"matchpoints": "average", "points": "sum", "cross": "sum"}
+#: The figure a deal is scored with, and the one shown beside it.
+MAIN = {"matchpoints": "percent", "points": "points", "cross": "imps"}
+SECOND = {"matchpoints": "matchpoints", "points": "rank", "cross": "difference"}
+
+
+def rules_key(event: Event) -> str:
+    """What the cached figures depend on besides the sheets and adjustments."""
+    return "|".join(
+        str(v)
+        for v in (
+            event.scoring_method,
+            event.stake,
+            event.average_plus,
+            event.average,
+            event.average_minus,
+        )
+    )
+
+
+def compare_options(event: Event) -> dict:
+    return {
+        "artificial": compare.ArtificialScores(
+            Fraction(event.average_plus), Fraction(event.average), Fraction(event.average_minus)
+        ),
+        "stake": Fraction(event.stake),
+    }
+
+
+def _exact(text: str) -> Fraction:
+    """«num/den» as written by :func:`_text`."""
+    num, _slash, den = text.partition("/")
+    return Fraction(int(num), int(den or 1))
+
+
+def _text(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+@lru_cache(maxsize=4096)
+def _amount(value: str) -> Fraction:
+    """A settlement amount as JSON text («70», «13.5») as an exact Fraction."""
+    return Fraction(value)
+
+
+def _show(value: Fraction | str) -> str:
+    if isinstance(value, str):
+        return value
+    return f"{round(float(value), 2):g}"
+
+
+# --- computing ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Inputs:
+    """Everything the comparison of some deals reads, fetched in a few queries."""
+
+    plays: dict[int, list[dict]]  # board_set id → plays of the set
+    seats: dict[tuple[int, int], dict[str, int]]  # (round, table) → position → entry
+    results: dict[tuple[int, int], dict]  # (deal, play) → current settlement: seat → score
+    artificial: dict[tuple[int, int, int], str]  # (deal, play, entry) → A+/A/A-
+    penalties: dict[tuple[int, int, int], Decimal]  # (deal, play, entry) → penalty
+
+
+def _inputs(deals: list[Deal], session_id: int | None = None) -> _Inputs:
+    set_ids = {d.board_set_id for d in deals}
+    deal_ids = [d.pk for d in deals]
+    plays: dict[int, list[dict]] = defaultdict(list)
+    for play in (
+        TablePlay.objects.filter(board_set_id__in=set_ids)
+        .order_by("round__number", "table__room__number", "table__number", "pk")
+        .values("pk", "round_id", "table_id", "board_set_id")
+    ):
+        plays[play["board_set_id"]].append(play)
+    seats: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)
+    if session_id is not None:
+        seat_rows = Seat.objects.filter(
+            table__isnull=False, round__room__session_id=session_id
+        ).values_list("round_id", "table_id", "position", "entry_id")
+    else:
+        seat_rows = _seats_at({(p["round_id"], p["table_id"]) for g in plays.values() for p in g})
+    for round_id, table_id, position, entry_id in seat_rows:
+        seats[(round_id, table_id)][position] = entry_id
+    # Each seat's score as text straight from the JSON (no decoding of whole documents).
+    seats_text = {p: KeyTextTransform(p, "current__result__scores") for p in "WNES"}
+    results = {}
+    for deal_id, play_id, *scores in (
+        ScoreSheet.objects.filter(deal_id__in=deal_ids, current__isnull=False)
+        .annotate(**{f"score_{p}": t for p, t in seats_text.items()})
+        .values_list("deal_id", "play_id", *(f"score_{p}" for p in "WNES"))
+    ):
+        results[(deal_id, play_id)] = {
+            p: v for p, v in zip("WNES", scores, strict=True) if v is not None
+        }
+    artificial: dict[tuple[int, int, int], str] = {}
+    penalties: dict[tuple[int, int, int], Decimal] = defaultdict(Decimal)
+    for deal_id, play_id, entry_id, kind, score, penalty in Adjustment.objects.filter(
+        deal_id__in=deal_ids
+    ).values_list("deal_id", "play_id", "entry_id", "kind", "score", "penalty"):
+        if kind == Adjustment.Kind.ARTIFICIAL:
+            artificial[(deal_id, play_id, entry_id)] = score
+        else:
+            penalties[(deal_id, play_id, entry_id)] += penalty
+    return _Inputs(plays, seats, results, artificial, penalties)
+
+
+def _seats_at(pairs: set[tuple[int, int]]) -> list[tuple]:
+    """(round, table, position, entry) of the seats at these (round, table) pairs: one
+    indexed join on a VALUES list rather than a filter on every seat of the rounds."""
+    if not pairs:
+        return []
+    table = Seat._meta.db_table
+    values = ", ".join(["(%s, %s)"] * len(pairs))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT s.round_id, s.table_id, s.position, s.entry_id FROM {table} s "
+            f"JOIN (VALUES {values}) AS v(r, t) ON s.round_id = v.r AND s.table_id = v.t",
+            [x for pair in sorted(pairs) for x in pair],
+        )
+        return cursor.fetchall()
+
+
+class _Figure(NamedTuple):
+    entry_id: int
+    play_id: int
+    position: str
+    points: Fraction | None
+    artificial: str
+    figure: Fraction
+    penalty: Decimal
+    net: Fraction
+    second: str
+
+
+def deal_figures(deal: Deal, event: Event, data: _Inputs) -> list[_Figure]:
+    """Every scored seat's figures on one deal, from the pure core."""
+    plays = data.plays.get(deal.board_set_id, [])
+    tables: list[dict[str, compare.Result]] = []
+    owners: list[dict[str, int]] = []
+    for play in plays:
+        seated = data.seats.get((play["round_id"], play["table_id"]), {})
+        result = data.results.get((deal.pk, play["pk"]))
+        row: dict[str, compare.Result] = {}
+        who: dict[str, int] = {}
+        for position in deal.active_seats:
+            entry_id = seated.get(position)
+            if entry_id is None:
+                continue
+            given = data.artificial.get((deal.pk, play["pk"], entry_id))
+            if given:
+                row[position] = compare.Artificial(given)
+            elif result is not None and position in result:
+                row[position] = _amount(result[position])
+            else:
+                continue
+            who[position] = entry_id
+        tables.append(row)
+        owners.append(who)
+    if not any(tables):
+        return []
+    method = event.scoring_method
+    options = compare_options(event) | {"expected": len(plays)}
+    per_table = compare.compare_pockets(tables, method, **options)
+    figures = []
+    for play, row, who, compared in zip(plays, tables, owners, per_table, strict=True):
+        for position, values in compared.items():
+            entry_id = who[position]
+            main = values[MAIN[method]]
+            penalty = data.penalties.get((deal.pk, play["pk"], entry_id), Decimal(0))
+            net = main
+            if penalty:
+                (net,) = compare.apply_penalties([main], [Fraction(penalty)])
+            score = row[position]
+            figures.append(
+                _Figure(
+                    entry_id=entry_id,
+                    play_id=play["pk"],
+                    position=position,
+                    points=None if isinstance(score, compare.Artificial) else score,
+                    artificial=score.value if isinstance(score, compare.Artificial) else "",
+                    figure=main,
+                    penalty=penalty,
+                    net=net,
+                    second=_show(values[SECOND[method]]),
+                )
+            )
+    return figures
+
+
+SCORE_COLUMNS = (
+    "session_id",
+    "deal_id",
+    "play_id",
+    "entry_id",
+    "position",
+    "points",
+    "artificial",
+    "figure_num",
+    "figure_den",
+    "penalty",
+    "net_num",
+    "net_den",
+    "second",
+)
+
+
+def _score_rows(session_id: int, deal: Deal, figures: list[_Figure]) -> list[tuple]:
+    return [
+        (
+            session_id,
+            deal.pk,
+            f.play_id,
+            f.entry_id,
+            f.position,
+            None if f.points is None else Decimal(f.points.numerator) / f.points.denominator,
+            f.artificial,
+            f.figure.numerator,
+            f.figure.denominator,
+            f.penalty,
+            f.net.numerator,
+            f.net.denominator,
+            f.second,
+        )
+        for f in figures
+    ]
+
+
+def _write_scores(rows: list[tuple]) -> None:
+    """Insert DealScore rows: PostgreSQL's COPY (tens of thousands in a blink), else the ORM."""
+    if not rows:
+        return
+    if connection.vendor != "postgresql":
+        DealScore.objects.bulk_create(
+            (DealScore(**dict(zip(SCORE_COLUMNS, row, strict=True))) for row in rows),
+            batch_size=2000,
+        )
+        return
+    text = io.StringIO()
+    # Text quoted (an empty string stays a string), numbers bare; None is written as a quoted
+    # empty string, which FORCE_NULL turns back into NULL for the one nullable column.
+    csv.writer(text, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n").writerows(rows)
+    text.seek(0)
+    with connection.cursor() as cursor:
+        cursor.copy_expert(
+            f"COPY {DealScore._meta.db_table} ({', '.join(SCORE_COLUMNS)}) "
+            "FROM STDIN WITH (FORMAT csv, FORCE_NULL (points))",
+            text,
+        )
+
+
+def _write_totals(changed: list[tuple[int, str, int]]) -> None:
+    """Set (id, total, deals) of many SessionTotal rows in one statement."""
+    if not changed:
+        return
+    table = SessionTotal._meta.db_table
+    values = ", ".join(["(%s, %s, %s)"] * len(changed))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET total = v.total, deals = CAST(v.deals AS integer) "
+            f"FROM (VALUES {values}) AS v(id, total, deals) "
+            f"WHERE {table}.id = CAST(v.id AS bigint)",
+            [x for row in changed for x in row],
+        )
+
+
+def _relaxed_commit() -> None:
+    """The cache is derived data: if a crash loses its commit, the deals are still marked
+    stale (same transaction) and the next reader recomputes them. No need to wait for the
+    disk."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
+def _lock_scoring(session: Session) -> SessionScoring | None:
+    """The session's cache lock; None if the cache has never been built."""
+    return SessionScoring.objects.select_for_update().filter(session=session).first()
+
+
+def session_recompute(session: Session) -> None:
+    """Rebuild every figure and total of the session from the sheets and adjustments."""
+    event = Event.objects.get(pk=session.event_id)
+    with transaction.atomic():
+        _relaxed_commit()
+        SessionScoring.objects.get_or_create(session=session, defaults={"rules_key": ""})
+        state = _lock_scoring(session)
+        deals = list(
+            Deal.objects.select_for_update(of=("self",))
+            .filter(board_set__session=session)
+            .order_by("pk")
+        )
+        data = _inputs(deals, session_id=session.pk)
+        rows: list[tuple] = []
+        sums: dict[int, list[Fraction]] = defaultdict(list)
+        for deal in deals:
+            figures = deal_figures(deal, event, data)
+            rows.extend(_score_rows(session.pk, deal, figures))
+            for f in figures:
+                sums[f.entry_id].append(f.net)
+        DealScore.objects.filter(session=session).delete()
+        _write_scores(rows)
+        SessionTotal.objects.filter(session=session).delete()
+        seated = set(
+            Seat.objects.filter(round__room__session=session).values_list("entry_id", flat=True)
+        )
+        SessionTotal.objects.bulk_create(
+            SessionTotal(
+                session=session,
+                entry_id=entry_id,
+                total=_text(compare.exact_sum(sums.get(entry_id, []))),
+                deals=len(sums.get(entry_id, [])),
+            )
+            for entry_id in sorted(seated | set(sums))
+        )
+        Deal.objects.filter(pk__in=[d.pk for d in deals], scores_stale=True).update(
+            scores_stale=False
+        )
+        state.rules_key = rules_key(event)
+        state.save()
+
+
+def deals_recompute(deal_ids: Iterable[int]) -> None:
+    """Recompute the stale ones among these deals and move the players' totals by the
+    difference. Deals already fresh are left alone (another writer did them)."""
+    ids = sorted(set(deal_ids))
+    sessions = set(
+        Deal.objects.filter(pk__in=ids, scores_stale=True).values_list(
+            "board_set__session_id", flat=True
+        )
+    )
+    for session in Session.objects.filter(pk__in=sessions).select_related("event"):
+        _session_deals_recompute(session, ids)
+
+
+def _session_deals_recompute(session: Session, ids: list[int]) -> None:
+    event = session.event
+    with transaction.atomic():
+        state = _lock_scoring(session)
+        if state is None or state.rules_key != rules_key(event):
+            return  # the next reader rebuilds the whole session (session_refresh)
+        deals = list(
+            Deal.objects.select_for_update(of=("self",))
+            .filter(pk__in=ids, board_set__session=session, scores_stale=True)
+            .order_by("pk")
+        )
+        if not deals:
+            return
+        _relaxed_commit()
+        data = _inputs(deals)
+        delta: dict[int, list[Fraction]] = defaultdict(list)
+        count: dict[int, int] = defaultdict(int)
+        old = DealScore.objects.filter(deal__in=deals).values_list("entry_id", "net_num", "net_den")
+        for entry_id, num, den in old:
+            delta[entry_id].append(-Fraction(num, den))
+            count[entry_id] -= 1
+        rows = []
+        for deal in deals:
+            figures = deal_figures(deal, event, data)
+            rows.extend(_score_rows(session.pk, deal, figures))
+            for f in figures:
+                delta[f.entry_id].append(f.net)
+                count[f.entry_id] += 1
+        DealScore.objects.filter(deal__in=deals).delete()
+        _write_scores(rows)
+        totals = {
+            t.entry_id: t
+            for t in SessionTotal.objects.filter(session=session, entry__in=list(delta)).only(
+                "id", "entry_id", "total", "deals"
+            )
+        }
+        changed, created = [], []
+        for entry_id, parts in delta.items():
+            moved = compare.exact_sum(parts)
+            total = totals.get(entry_id)
+            if total is None:
+                created.append(
+                    SessionTotal(
+                        session=session,
+                        entry_id=entry_id,
+                        total=_text(moved),
+                        deals=count[entry_id],
+                    )
+                )
+            elif moved or count[entry_id]:
+                changed.append(
+                    (total.pk, _text(_exact(total.total) + moved), total.deals + count[entry_id])
+                )
+        _write_totals(changed)
+        SessionTotal.objects.bulk_create(created)
+        Deal.objects.filter(pk__in=[d.pk for d in deals]).update(scores_stale=False)
+
+
+def session_refresh(session: Session) -> None:
+    """Bring the session's cache up to date before reading it."""
+    event = session.event
+    state = SessionScoring.objects.filter(session=session).values_list("rules_key", flat=True)
+    key = state.first()
+    if key is None or key != rules_key(event):
+        session_recompute(session)
+        return
+    stale = list(
+        Deal.objects.filter(board_set__session=session, scores_stale=True).values_list(
+            "pk", flat=True
+        )
+    )
+    if stale:
+        _session_deals_recompute(session, stale)
+
+
+# --- reading: standings -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: str
+    entry: Entry
+    total: Fraction | None
+    deals: int
+    penalty: Fraction
+
+    @property
+    def shown(self) -> str:
+        return "—" if self.total is None else f"{float(self.total):.2f}"
+
+
+def _round_penalties(sessions: list[Session]) -> dict[int, Fraction]:
+    """Penalties given on a whole table-round, per player: off the standing's total."""
+    found: dict[int, Fraction] = defaultdict(Fraction)
+    for entry_id, penalty in Adjustment.objects.filter(
+        play__round__room__session__in=sessions,
+        kind=Adjustment.Kind.PENALTY,
+        deal__isnull=True,
+    ).values_list("entry_id", "penalty"):
+        found[entry_id] += Fraction(penalty)
+    return found
+
+
+def _standing(event: Event, sessions: list[Session]) -> list[StandingRow]:
+    for session in sessions:
+        session_refresh(session)
+    parts: dict[int, list[Fraction]] = defaultdict(list)
+    deals: dict[int, int] = defaultdict(int)
+    for entry_id, total, count in SessionTotal.objects.filter(session__in=sessions).values_list(
+        "entry_id", "total", "deals"
+    ):
+        parts[entry_id].append(_exact(total))
+        deals[entry_id] += count
+    penalties = _round_penalties(sessions)
+    totals = {key: (compare.exact_sum(values), deals[key]) for key, values in parts.items()}
+    rows = compare.standings_of_totals(totals, BY[event.scoring_method], penalties)
+    entries = Entry.objects.only("id", "number", "last_name", "first_name", "club").in_bulk(
+        list(totals)
+    )
+    return [
+        StandingRow(row.rank, entries[row.key], row.total, row.deals, penalties.get(row.key, 0))
+        for row in rows
+    ]
+
+
+def session_standings(session: Session) -> list[StandingRow]:
+    """The standing of one session, best first; ties share the rank («3–4»)."""
+    return _standing(session.event, [session])
+
+
+def event_standings(event: Event) -> list[StandingRow]:
+    """The standing over every session of the event."""
+    return _standing(event, list(event.sessions.select_related("event")))
+
+
+# --- reading: the traveller of a deal -----------------------------------------------------
+
+
+@dataclass
+class TravellerRow:
+    play: TablePlay
+    players: dict[str, Entry]
+    sheet: ScoreSheet | None
+    scores: dict[str, DealScore] = field(default_factory=dict)
+
+
+@dataclass
+class Traveller:
+    deal: Deal
+    session: Session
+    rows: list[TravellerRow]
+    positions: list[str]  # the deal's active seats, in table order W N E S
+
+
+def deal_traveller(deal: Deal) -> Traveller:
+    """Every table's result on this deal side by side, with each pocket's figure."""
+    session = Session.objects.select_related("event").get(pk=deal.board_set.session_id)
+    session_refresh(session)
+    plays = list(
+        TablePlay.objects.filter(board_set_id=deal.board_set_id)
+        .select_related("round", "table__room")
+        .order_by("round__number", "table__room__number", "table__number")
+    )
+    seats: dict[tuple[int, int], dict[str, Entry]] = defaultdict(dict)
+    for seat in Seat.objects.filter(
+        round_id__in={p.round_id for p in plays},
+        table_id__in={p.table_id for p in plays},
+    ).select_related("entry"):
+        seats[(seat.round_id, seat.table_id)][seat.position] = seat.entry
+    sheets = {s.play_id: s for s in ScoreSheet.objects.filter(deal=deal).select_related("current")}
+    scores: dict[int, dict[str, DealScore]] = defaultdict(dict)
+    for score in DealScore.objects.filter(deal=deal):
+        scores[score.play_id][score.position] = score
+    rows = [
+        TravellerRow(
+            play=p,
+            players=seats.get((p.round_id, p.table_id), {}),
+            sheet=sheets.get(p.pk),
+            scores=scores.get(p.pk, {}),
+        )
+        for p in plays
+    ]
+    positions = [s for s in "WNES" if s in deal.active_seats]
+    return Traveller(deal=deal, session=session, rows=rows, positions=positions)
+
+
+# --- reading: a player's personal score card ----------------------------------------------
+
+
+@dataclass
+class CardRow:
+    session: Session
+    round_number: int
+    table_number: int | None  # None: a pause
+    position: str
+    deal: Deal | None
+    sits_out: bool = False
+    sheet: ScoreSheet | None = None
+    score: DealScore | None = None
+
+
+@dataclass
+class Card:
+    entry: Entry
+    rows: list[CardRow]
+    standings: dict[int, StandingRow | None]  # session number → his row
+
+
+def player_card(entry: Entry) -> Card:
+    """Each deal the player was at the table for: round, table, position, the result and his
+    figure; deals he sat out and pauses are listed, not scored."""
+    sessions = list(Session.objects.filter(event=entry.event_id).select_related("event"))
+    for session in sessions:
+        session_refresh(session)
+    seats = list(
+        Seat.objects.filter(entry=entry, round__room__session__in=sessions)
+        .select_related("round__room__session__event", "table")
+        .order_by("round__room__session__number", "round__number")
+    )
+    plays = {
+        (p.round_id, p.table_id): p
+        for p in TablePlay.objects.filter(
+            round_id__in={s.round_id for s in seats},
+            table_id__in={s.table_id for s in seats if s.table_id},
+        ).select_related("board_set")
+    }
+    set_ids = {p.board_set_id for p in plays.values()}
+    deals: dict[int, list[Deal]] = defaultdict(list)
+    for deal in Deal.objects.filter(board_set_id__in=set_ids).select_related("board_set"):
+        deals[deal.board_set_id].append(deal)
+    sheets = {
+        (s.play_id, s.deal_id): s
+        for s in ScoreSheet.objects.filter(
+            play__in=list(plays.values()), deal__board_set_id__in=set_ids
+        ).select_related("current")
+    }
+    scores = {
+        (s.play_id, s.deal_id): s
+        for s in DealScore.objects.filter(entry=entry, session__in=sessions)
+    }
+    rows: list[CardRow] = []
+    for seat in seats:
+        session = seat.round.room.session
+        if seat.table_id is None:
+            rows.append(CardRow(session, seat.round.number, None, "", None))
+            continue
+        play = plays.get((seat.round_id, seat.table_id))
+        if play is None:
+            continue
+        for deal in sorted(deals[play.board_set_id], key=lambda d: d.number):
+            rows.append(
+                CardRow(
+                    session=session,
+                    round_number=seat.round.number,
+                    table_number=seat.table.number,
+                    position=seat.position,
+                    deal=deal,
+                    sits_out=seat.position not in deal.active_seats,
+                    sheet=sheets.get((play.pk, deal.pk)),
+                    score=scores.get((play.pk, deal.pk)),
+                )
+            )
+    standing: dict[int, StandingRow | None] = {}
+    for session in sessions:
+        mine = [r for r in session_standings(session) if r.entry.pk == entry.pk]
+        standing[session.number] = mine[0] if mine else None
+    return Card(entry=entry, rows=rows, standings=standing)

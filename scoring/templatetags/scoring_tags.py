@@ -1,0 +1,69 @@
+"""Filters that show score sheets and figures (``{% load scoring_tags %}``)."""
+
+from django import template
+
+from scoring import display
+
+register = template.Library()
+
+
+@register.filter
+def contract(result):
+    return display.contract_text(display.sheet_of(result))
+
+
+@register.filter
+def defence(result):
+    return display.defence_text(display.sheet_of(result))
+
+
+@register.filter
+def tricks(result):
+    return display.tricks_text(display.sheet_of(result))
+
+
+@register.filter
+def tricks_for(result, position):
+    return display.tricks_of(display.sheet_of(result), position)
+
+
+@register.filter
+def points_for(result, position):
+    scores = (result or {}).get("scores") or {}
+    return display.number_text(scores.get(position)) if position in scores else ""
+
+
+@register.filter
+def figure(score, method):
+    """A DealScore's net figure in the event's method."""
+    if score is None or score == "":
+        return ""
+    return display.figure_text(score.net_num, score.net_den, method)
+
+
+@register.filter
+def number(value):
+    return display.number_text(value)
+
+
+@register.filter
+def word(value):
+    return display.word(value)
+
+
+@register.filter
+def suit(value):
+    return display.suit(value)
+
+
+@register.filter
+def get(mapping, key):
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None
+
+
+@register.filter
+def actor(version):
+    return display.actor_text(version)

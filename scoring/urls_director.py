@@ -1,0 +1,40 @@
+"""The director's scoring pages, under /director/ (login; his own events only)."""
+
+from django.urls import path
+
+from scoring import views
+
+app_name = "scoring"
+
+urlpatterns = [
+    path("events/<int:pk>/scores/", views.overview, name="overview"),
+    path("events/<int:pk>/scores/publish/", views.publish, name="publish"),
+    path("events/<int:pk>/scores/plays/<int:play_pk>/", views.play_detail, name="play"),
+    path(
+        "events/<int:pk>/scores/plays/<int:play_pk>/deals/<int:number>/",
+        views.sheet_form,
+        name="sheet_form",
+    ),
+    path(
+        "events/<int:pk>/scores/plays/<int:play_pk>/adjustments/",
+        views.adjustment_add,
+        name="adjustment_add",
+    ),
+    path("events/<int:pk>/scores/sheets/<int:sheet_pk>/", views.sheet_detail, name="sheet"),
+    path(
+        "events/<int:pk>/scores/sheets/<int:sheet_pk>/confirm/",
+        views.sheet_confirm,
+        name="sheet_confirm",
+    ),
+    path(
+        "events/<int:pk>/scores/sheets/<int:sheet_pk>/restore/",
+        views.sheet_restore,
+        name="sheet_restore",
+    ),
+    path("events/<int:pk>/scores/adjustments/", views.adjustment_list, name="adjustments"),
+    path(
+        "events/<int:pk>/scores/adjustments/<int:adjustment_pk>/delete/",
+        views.adjustment_delete,
+        name="adjustment_delete",
+    ),
+]

@@ -1,0 +1,27 @@
+"""Public results, under /e/<slug>/results/ (shown once the director publishes them)."""
+
+from django.urls import path
+
+from scoring import views_public as views
+
+app_name = "results"
+
+urlpatterns = [
+    path("<slug:slug>/results/", views.results, name="event"),
+    path("<slug:slug>/results/standings.csv", views.results_csv, name="event_csv"),
+    path("<slug:slug>/results/sessions/<int:number>/", views.session_results, name="session"),
+    path(
+        "<slug:slug>/results/sessions/<int:number>/standings.csv",
+        views.session_csv,
+        name="session_csv",
+    ),
+    path(
+        "<slug:slug>/results/sessions/<int:number>/travellers.csv",
+        views.session_travellers_csv,
+        name="session_travellers_csv",
+    ),
+    path("<slug:slug>/results/deals/<int:deal_pk>/", views.traveller, name="traveller"),
+    path("<slug:slug>/results/deals/<int:deal_pk>.csv", views.traveller_csv, name="traveller_csv"),
+    path("<slug:slug>/results/players/<int:entry_pk>/", views.card, name="card"),
+    path("<slug:slug>/results/players/<int:entry_pk>.csv", views.card_csv, name="card_csv"),
+]

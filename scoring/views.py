@@ -1,0 +1,363 @@
+"""The director's scoring pages: sheets per round and table, the scorer form (check, then
+save), a sheet's history, adjustments, publishing the results. Views only translate."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from events.models import Round, Seat
+from events.services import event_set_results_public
+from events.views import event_for
+from scoring import services
+from scoring.forms import AdjustmentForm, ScorerForm
+from scoring.models import Adjustment, Deal, ScoreSheet, TablePlay
+
+OUTCOMES = {
+    "created": _("Deal %(code)s saved."),
+    "corrected": _("Deal %(code)s corrected: version %(version)d."),
+    "unchanged": _("Deal %(code)s: the same result is already recorded; nothing changed."),
+    "disputed": _("Deal %(code)s: a different result is kept as a proposal."),
+}
+
+
+def _plays(event):
+    return TablePlay.objects.filter(round__room__session__event=event)
+
+
+def _play(event, play_pk) -> TablePlay:
+    return get_object_or_404(
+        _plays(event).select_related("round__room__session__event", "table__room", "board_set"),
+        pk=play_pk,
+    )
+
+
+def _seats(play: TablePlay) -> list[Seat]:
+    return list(
+        Seat.objects.filter(round_id=play.round_id, table_id=play.table_id)
+        .select_related("entry")
+        .order_by("position")
+    )
+
+
+def _players(play: TablePlay) -> dict[str, str]:
+    return {seat.position: seat.entry.full_name for seat in _seats(play)}
+
+
+@login_required
+def overview(request, pk):
+    """Sheets per round and table, with their status; the round is chosen in the page."""
+    event = event_for(request.user, pk)
+    rounds = list(
+        Round.objects.filter(room__session__event=event)
+        .select_related("room__session")
+        .order_by("room__session__number", "room__number", "number")
+    )
+    chosen = None
+    wanted = request.GET.get("round")
+    if wanted:
+        chosen = next((r for r in rounds if str(r.pk) == wanted), None)
+        if chosen is None:
+            raise Http404(_("No such round in this event."))
+    if chosen is None and rounds:
+        on_clock = [r for r in rounds if r.state in (Round.State.RUNNING, Round.State.PAUSED)]
+        started = [r for r in rounds if r.state != Round.State.PENDING]
+        chosen = (on_clock or started[-1:] or rounds)[0]
+    plays = []
+    if chosen is not None:
+        plays = list(
+            _plays(event)
+            .filter(round=chosen)
+            .select_related("table", "board_set")
+            .annotate(
+                recorded=Count("sheets"),
+                disputed=Count("sheets", filter=Q(sheets__status=ScoreSheet.Status.DISPUTED)),
+                confirmed=Count("sheets", filter=Q(sheets__status=ScoreSheet.Status.CONFIRMED)),
+            )
+            .order_by("table__number")
+        )
+    disputed = (
+        ScoreSheet.objects.filter(
+            play__round__room__session__event=event, status=ScoreSheet.Status.DISPUTED
+        )
+        .select_related("play__round", "play__table", "deal__board_set")
+        .order_by("play__round__number", "play__table__number", "deal__number")
+    )
+    return render(
+        request,
+        "scoring/overview.html",
+        {
+            "event": event,
+            "rounds": rounds,
+            "chosen": chosen,
+            "plays": plays,
+            "disputed": disputed,
+            "sessions": event.sessions.order_by("number"),
+            "multi_room": len({r.room_id for r in rounds})
+            > len({r.room.session_id for r in rounds}),
+        },
+    )
+
+
+def _play_context(event, play, form=None):
+    seats = _seats(play)
+    deals = list(play.board_set.deals.order_by("number"))
+    sheets = {
+        s.deal_id: s for s in ScoreSheet.objects.filter(play=play).select_related("current", "deal")
+    }
+    latest = services.sheet_versions_count([s.pk for s in sheets.values()])
+    rows = [
+        {
+            "deal": deal,
+            "sheet": sheets.get(deal.pk),
+            "versions": latest.get(sheets[deal.pk].pk, 0) if deal.pk in sheets else 0,
+            "sits_out": [s for s in seats if s.position not in deal.active_seats],
+        }
+        for deal in deals
+    ]
+    return {
+        "event": event,
+        "play": play,
+        "seats": seats,
+        "rows": rows,
+        "adjustments": play.adjustments.select_related("entry", "deal", "created_by"),
+        "form": form or AdjustmentForm(seats=seats, deals=deals),
+    }
+
+
+@login_required
+def play_detail(request, pk, play_pk):
+    """One table in one round: its set's deals, their sheets, and its adjustments."""
+    event = event_for(request.user, pk)
+    play = _play(event, play_pk)
+    return render(request, "scoring/play.html", _play_context(event, play))
+
+
+def _deal_of(play: TablePlay, number: int) -> Deal:
+    deal = play.board_set.deals.filter(number=number).select_related("board_set").first()
+    if deal is None:
+        raise Http404(_("No such deal in this set."))
+    return deal
+
+
+@login_required
+def sheet_form(request, pk, play_pk, number):
+    """The scorer form: «Check» shows the settlement, «Save» records exactly what was shown."""
+    event = event_for(request.user, pk)
+    play = _play(event, play_pk)
+    deal = _deal_of(play, number)
+    sheet = ScoreSheet.objects.filter(play=play, deal=deal).select_related("current").first()
+    players = _players(play)
+    kwargs = {"deal": deal, "players": players, "suit_order": event.suit_order}
+    checked = None
+    if request.method == "POST":
+        form = ScorerForm(request.POST, **kwargs)
+        if form.is_valid():
+            data = form.sheet_data()
+            wants_save = "save" in request.POST
+            try:
+                checked = services.sheet_check(play, deal, data)
+            except ValidationError as error:
+                form.add_service_error(error)
+            else:
+                digest = services.data_digest(checked.data)
+                if wants_save and form.cleaned_data.get("checked") == digest:
+                    try:
+                        done = services.sheet_record(
+                            play,
+                            deal,
+                            data,
+                            by_user=request.user,
+                            expected_version=form.cleaned_data.get("expected_version"),
+                            note=form.cleaned_data.get("note") or "",
+                        )
+                    except ValidationError as error:
+                        form.add_service_error(error)
+                        checked = None
+                    else:
+                        messages.success(
+                            request,
+                            OUTCOMES[done.outcome]
+                            % {"code": deal.code, "version": done.version.number},
+                        )
+                        return redirect("scoring:play", pk=event.pk, play_pk=play.pk)
+                else:
+                    if wants_save:
+                        messages.warning(
+                            request,
+                            _(
+                                "The sheet changed since it was checked: look at the settlement below and save again."
+                            ),
+                        )
+                    bound = request.POST.copy()
+                    bound["checked"] = digest
+                    form = ScorerForm(bound, **kwargs)
+                    form.is_valid()
+    else:
+        initial = {"expected_version": sheet.current.number if sheet and sheet.current else 0}
+        if sheet and sheet.current:
+            initial |= ScorerForm.initial_from(sheet.current.data)
+        form = ScorerForm(initial=initial, **kwargs)
+    preview = None
+    if checked is not None:
+        preview = [
+            {
+                "seat": seat,
+                "player": players.get(seat, ""),
+                "tricks": (checked.result["sheet"].get("tricks") or {}).get(seat, ""),
+                "score": checked.result["scores"].get(seat),
+                "failed": seat in checked.result["failed"],
+            }
+            for seat in deal.active_seats
+        ]
+    return render(
+        request,
+        "scoring/sheet_form.html",
+        {
+            "event": event,
+            "play": play,
+            "deal": deal,
+            "sheet": sheet,
+            "form": form,
+            "checked": checked,
+            "preview": preview,
+            "sits_out": [s for s in "WNES" if s not in deal.active_seats and s in players],
+            "players": players,
+        },
+    )
+
+
+def _sheet(event, sheet_pk) -> ScoreSheet:
+    return get_object_or_404(
+        ScoreSheet.objects.filter(play__round__room__session__event=event).select_related(
+            "play__round__room__session", "play__table", "play__board_set", "deal", "current"
+        ),
+        pk=sheet_pk,
+    )
+
+
+@login_required
+def sheet_detail(request, pk, sheet_pk):
+    """A sheet's every version, who entered it and when; accept a proposal or confirm."""
+    event = event_for(request.user, pk)
+    sheet = _sheet(event, sheet_pk)
+    versions = sheet.versions.select_related("entered_by_user", "entered_by_entry").order_by(
+        "-number"
+    )
+    return render(
+        request,
+        "scoring/sheet_detail.html",
+        {"event": event, "sheet": sheet, "versions": versions, "players": _players(sheet.play)},
+    )
+
+
+@login_required
+@require_POST
+def sheet_confirm(request, pk, sheet_pk):
+    event = event_for(request.user, pk)
+    sheet = _sheet(event, sheet_pk)
+    services.sheet_confirm(sheet, by_user=request.user)
+    messages.success(request, _("Deal %(code)s confirmed.") % {"code": sheet.deal.code})
+    return redirect("scoring:sheet", pk=event.pk, sheet_pk=sheet.pk)
+
+
+@login_required
+@require_POST
+def sheet_restore(request, pk, sheet_pk):
+    event = event_for(request.user, pk)
+    sheet = _sheet(event, sheet_pk)
+    try:
+        number = int(request.POST.get("version", ""))
+        done = services.sheet_restore(sheet, number, by_user=request.user)
+    except ValueError:
+        messages.error(request, _("Choose a version."))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            OUTCOMES[done.outcome] % {"code": sheet.deal.code, "version": done.version.number},
+        )
+    return redirect("scoring:sheet", pk=event.pk, sheet_pk=sheet.pk)
+
+
+@login_required
+def adjustment_list(request, pk):
+    event = event_for(request.user, pk)
+    adjustments = (
+        Adjustment.objects.filter(play__round__room__session__event=event)
+        .select_related(
+            "play__round__room__session", "play__table", "deal__board_set", "entry", "created_by"
+        )
+        .order_by(
+            "play__round__room__session__number", "play__round__number", "play__table__number"
+        )
+    )
+    return render(request, "scoring/adjustments.html", {"event": event, "adjustments": adjustments})
+
+
+@login_required
+@require_POST
+def adjustment_add(request, pk, play_pk):
+    event = event_for(request.user, pk)
+    play = _play(event, play_pk)
+    seats = _seats(play)
+    deals = list(play.board_set.deals.order_by("number"))
+    form = AdjustmentForm(request.POST, seats=seats, deals=deals)
+    if form.is_valid():
+        c = form.cleaned_data
+        entry = next(s.entry for s in seats if s.entry_id == c["entry"])
+        deal = next((d for d in deals if d.number == c["deal"]), None)
+        try:
+            services.adjustment_create(
+                play,
+                entry=entry,
+                kind=c["kind"],
+                by_user=request.user,
+                deal=deal,
+                score=c.get("score") or "",
+                penalty=c.get("penalty"),
+                reason=c["reason"],
+            )
+        except ValidationError as error:
+            form.apply(error)
+        else:
+            messages.success(request, _("Adjustment saved."))
+            return redirect("scoring:play", pk=event.pk, play_pk=play.pk)
+    return render(request, "scoring/play.html", _play_context(event, play, form), status=400)
+
+
+@login_required
+@require_POST
+def adjustment_delete(request, pk, adjustment_pk):
+    event = event_for(request.user, pk)
+    adjustment = get_object_or_404(
+        Adjustment.objects.filter(play__round__room__session__event=event), pk=adjustment_pk
+    )
+    try:
+        services.adjustment_delete(adjustment, by_user=request.user)
+    except PermissionDenied:
+        raise Http404 from None
+    messages.success(request, _("Adjustment deleted."))
+    if request.POST.get("back") == "play":
+        return redirect("scoring:play", pk=event.pk, play_pk=adjustment.play_id)
+    return redirect("scoring:adjustments", pk=event.pk)
+
+
+@login_required
+@require_POST
+def publish(request, pk):
+    event = event_for(request.user, pk)
+    public = request.POST.get("public") == "1"
+    event_set_results_public(event, public)
+    messages.success(
+        request,
+        _("The results are public now.") if public else _("The results are hidden now."),
+    )
+    return redirect("scoring:overview", pk=event.pk)

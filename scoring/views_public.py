@@ -1,0 +1,181 @@
+"""Public results of an event (/e/<slug>/results/…): standings, travellers, personal score
+cards, and their CSV files.
+
+Shown only once the director publishes the results; before that the pages answer 403 with
+a plain «not published yet» page (the event exists — its clock is public — but its results
+are not). The director of the event sees them anyway, marked as a preview.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404, render
+
+from events.models import Event, Session
+from scoring import exports, standings
+from scoring.display import figure_unit
+from scoring.models import Deal
+
+
+class _Hidden(Exception):
+    pass
+
+
+def _event(request, slug) -> tuple[Event, bool]:
+    """The event and whether this is the director's preview of unpublished results."""
+    event = get_object_or_404(Event, slug=slug)
+    if event.results_public:
+        return event, False
+    user = request.user
+    if user.is_authenticated and (user.is_superuser or event.owner_id == user.pk):
+        return event, True
+    raise _Hidden
+
+
+def _hidden(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    return render(request, "scoring/public/hidden.html", {"event": event}, status=403)
+
+
+def public_results(view):
+    """Run ``view(request, event, preview, …)`` if the results may be shown."""
+
+    def wrapped(request, slug, **kwargs):
+        try:
+            event, preview = _event(request, slug)
+        except _Hidden:
+            return _hidden(request, slug)
+        return view(request, event, preview, **kwargs)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def _base(event, preview) -> dict:
+    return {
+        "event": event,
+        "preview": preview,
+        "method": event.scoring_method,
+        "unit": figure_unit(event.scoring_method),
+        "sessions": list(event.sessions.order_by("number")),
+    }
+
+
+def _session(event, number) -> Session:
+    return get_object_or_404(event.sessions.select_related("event"), number=number)
+
+
+def _deal(event, deal_pk) -> Deal:
+    return get_object_or_404(
+        Deal.objects.filter(board_set__session__event=event).select_related(
+            "board_set__session__event"
+        ),
+        pk=deal_pk,
+    )
+
+
+def _entry(event, entry_pk):
+    return get_object_or_404(event.entries.all(), pk=entry_pk)
+
+
+@public_results
+def results(request, event, preview):
+    """The event standing over every session."""
+    rows = standings.event_standings(event)
+    return render(request, "scoring/public/results.html", _base(event, preview) | {"rows": rows})
+
+
+@public_results
+def session_results(request, event, preview, number):
+    """One session's standing and the list of its deals (travellers)."""
+    session = _session(event, number)
+    rows = standings.session_standings(session)
+    deals = list(
+        Deal.objects.filter(board_set__session=session)
+        .select_related("board_set")
+        .order_by("board_set__family", "board_set__number", "number")
+    )
+    families = len({d.board_set.family for d in deals}) > 1
+    return render(
+        request,
+        "scoring/public/session.html",
+        _base(event, preview)
+        | {"session": session, "rows": rows, "deals": deals, "families": families},
+    )
+
+
+@public_results
+def traveller(request, event, preview, deal_pk):
+    """Every table's result on one deal side by side, with each pocket's figure."""
+    deal = _deal(event, deal_pk)
+    found = standings.deal_traveller(deal)
+    return render(
+        request, "scoring/public/traveller.html", _base(event, preview) | {"traveller": found}
+    )
+
+
+@public_results
+def card(request, event, preview, entry_pk):
+    """A player's personal score card: every deal with his result and figure."""
+    entry = _entry(event, entry_pk)
+    found = standings.player_card(entry)
+    return render(request, "scoring/public/card.html", _base(event, preview) | {"card": found})
+
+
+# --- CSV ------------------------------------------------------------------------------------
+
+
+@public_results
+def results_csv(request, event, preview):
+    rows = exports.standing_rows(standings.event_standings(event))
+    return exports.csv_response(rows, f"standings-{event.slug}.csv")
+
+
+@public_results
+def session_csv(request, event, preview, number):
+    session = _session(event, number)
+    rows = exports.standing_rows(standings.session_standings(session))
+    return exports.csv_response(rows, f"standings-{event.slug}-s{session.number}.csv")
+
+
+@public_results
+def session_travellers_csv(request, event, preview, number):
+    session = _session(event, number)
+    rows: list[list] = []
+    deals = (
+        Deal.objects.filter(board_set__session=session)
+        .select_related("board_set")
+        .order_by("board_set__family", "board_set__number", "number")
+    )
+    for deal in deals:
+        found = standings.deal_traveller(deal)
+        rows += exports.traveller_rows(found, event.scoring_method, with_deal=True, header=not rows)
+    return exports.csv_response(rows, f"travellers-{event.slug}-s{session.number}.csv")
+
+
+@public_results
+def traveller_csv(request, event, preview, deal_pk):
+    deal = _deal(event, deal_pk)
+    rows = exports.traveller_rows(standings.deal_traveller(deal), event.scoring_method)
+    return exports.csv_response(rows, f"traveller-{event.slug}-{deal.code}.csv")
+
+
+@public_results
+def card_csv(request, event, preview, entry_pk):
+    entry = _entry(event, entry_pk)
+    rows = exports.card_rows(standings.player_card(entry), event.scoring_method)
+    name = entry.number or entry.pk
+    return exports.csv_response(rows, f"card-{event.slug}-{name}.csv")
+
+
+__all__ = [
+    "card",
+    "card_csv",
+    "results",
+    "results_csv",
+    "session_csv",
+    "session_results",
+    "session_travellers_csv",
+    "traveller",
+    "traveller_csv",
+]

@@ -1,0 +1,95 @@
+"""Helpers for the scoring tests: table-rounds, deals, seats and ready-made sheets."""
+
+import pytest
+
+from tests.conftest import seat_players
+
+# A valid sheet for a deal whose active seats are N, E, S (every deal of a 3-player set):
+# N plays «три» in diamonds, E whists and takes 3, S passes; N 70, E 30, S 0.
+THREE_DIAMONDS = {
+    "declarer": "N",
+    "contract": "three",
+    "trump": "diamonds",
+    "defenders": {"E": "whist", "S": "pass"},
+    "tricks": {"N": 7, "E": 3},
+}
+
+
+def sheet(declarer="N", contract="three", trump="diamonds", defence=None, tricks=None):
+    """A sheet for a deal played by N, E, S; by default the declarer takes 7 and the first
+    defender whists and takes 3."""
+    seats = [s for s in "NES" if s != declarer]
+    defence = defence or {seats[0]: "whist", seats[1]: "pass"}
+    tricks = tricks or {declarer: 7, seats[0]: 3}
+    data = {"declarer": declarer, "contract": contract, "defenders": defence, "tricks": tricks}
+    if trump:
+        data["trump"] = trump
+    return data
+
+
+def play_of(session, round_number, table_number, room_number=1):
+    from scoring.models import TablePlay
+
+    return TablePlay.objects.select_related(
+        "round__room__session__event", "table", "board_set"
+    ).get(
+        round__room__session=session,
+        round__room__number=room_number,
+        round__number=round_number,
+        table__number=table_number,
+    )
+
+
+def deal_of(play, number):
+    return play.board_set.deals.select_related("board_set").get(number=number)
+
+
+def seat_at(play, position):
+    from events.models import Seat
+
+    return Seat.objects.select_related("entry").get(
+        round_id=play.round_id, table_id=play.table_id, position=position
+    )
+
+
+def entry_at(play, position):
+    return seat_at(play, position).entry
+
+
+def start(rnd):
+    """Put a round on the clock (earlier ones of the room are ended first)."""
+    from events import rounds
+    from events.models import Round
+
+    for earlier in Round.objects.filter(room=rnd.room, number__lt=rnd.number).order_by("number"):
+        if earlier.state == Round.State.PENDING:
+            rounds.round_start(earlier)
+        earlier.refresh_from_db()
+        if earlier.state in (Round.State.RUNNING, Round.State.PAUSED):
+            rounds.round_end_now(earlier)
+    rnd.refresh_from_db()
+    if rnd.state == Round.State.PENDING:
+        rounds.round_start(rnd)
+    rnd.refresh_from_db()
+    return rnd
+
+
+def finish(rnd):
+    from events import rounds
+
+    start(rnd)
+    rounds.round_end_now(rnd)
+    rnd.refresh_from_db()
+    return rnd
+
+
+@pytest.fixture
+def session20(event):
+    """20 players, one prime room of 5 tables × 4 seats: the dealer sits each deal out."""
+    return seat_players(event, 20, seats=4)
+
+
+@pytest.fixture
+def session9(event):
+    """9 players in the special scheme: 2 tables of 4 and a pause each round."""
+    return seat_players(event, 9, kind="scheme", seats=4)
