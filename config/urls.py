@@ -14,6 +14,7 @@ urlpatterns = [
     path("e/", include("events.urls_public")),
     path("e/", include("scoring.urls_public")),
     path("p/", include("events.urls_player")),
+    path("t/", include("scoring.urls_table")),
     path("api/", include("config.api")),
     path("admin/", admin.site.urls),
 ]

@@ -14,6 +14,7 @@ class Place:
     position: str
     set: int | None
     set_goes_to: list[int] | None = None  # for N: tables that play this set next round
+    table_key: str = ""  # the table's scoring link
 
     @property
     def is_pause(self) -> bool:
@@ -27,6 +28,7 @@ def _place(seat: Seat, sets: dict[tuple[int, int], int]) -> Place:
         table=seat.table.number if seat.table_id else None,
         position=seat.position,
         set=sets.get((seat.round_id, seat.table.number)) if seat.table_id else None,
+        table_key=seat.table.key if seat.table_id else "",
     )
 
 

@@ -9,22 +9,31 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from events.models import Round, Seat
 from events.services import event_set_results_public
 from events.views import event_for
 from scoring import services
-from scoring.forms import AdjustmentForm, ScorerForm
+from scoring.forms import AdjustmentForm
+from scoring.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.models import Adjustment, Deal, ScoreSheet, TablePlay
 
+# Lazy: rendered in the language of the request that shows them.
 OUTCOMES = {
-    "created": _("Deal %(code)s saved."),
-    "corrected": _("Deal %(code)s corrected: version %(version)d."),
-    "unchanged": _("Deal %(code)s: the same result is already recorded; nothing changed."),
-    "disputed": _("Deal %(code)s: a different result is kept as a proposal."),
+    "created": gettext_lazy("Deal %(code)s saved."),
+    "corrected": gettext_lazy("Deal %(code)s corrected: version %(version)d."),
+    "unchanged": gettext_lazy(
+        "Deal %(code)s: the same result is already recorded; nothing changed."
+    ),
+    "disputed": gettext_lazy("Deal %(code)s: a different result is kept as a proposal."),
 }
+STALE_CHECK = gettext_lazy(
+    "The sheet changed since it was checked: look at the settlement below and save again."
+)
 
 
 def _plays(event):
@@ -154,68 +163,19 @@ def sheet_form(request, pk, play_pk, number):
     deal = _deal_of(play, number)
     sheet = ScoreSheet.objects.filter(play=play, deal=deal).select_related("current").first()
     players = _players(play)
-    kwargs = {"deal": deal, "players": players, "suit_order": event.suit_order}
-    checked = None
     if request.method == "POST":
-        form = ScorerForm(request.POST, **kwargs)
-        if form.is_valid():
-            data = form.sheet_data()
-            wants_save = "save" in request.POST
-            try:
-                checked = services.sheet_check(play, deal, data)
-            except ValidationError as error:
-                form.add_service_error(error)
-            else:
-                digest = services.data_digest(checked.data)
-                if wants_save and form.cleaned_data.get("checked") == digest:
-                    try:
-                        done = services.sheet_record(
-                            play,
-                            deal,
-                            data,
-                            by_user=request.user,
-                            expected_version=form.cleaned_data.get("expected_version"),
-                            note=form.cleaned_data.get("note") or "",
-                        )
-                    except ValidationError as error:
-                        form.add_service_error(error)
-                        checked = None
-                    else:
-                        messages.success(
-                            request,
-                            OUTCOMES[done.outcome]
-                            % {"code": deal.code, "version": done.version.number},
-                        )
-                        return redirect("scoring:play", pk=event.pk, play_pk=play.pk)
-                else:
-                    if wants_save:
-                        messages.warning(
-                            request,
-                            _(
-                                "The sheet changed since it was checked: look at the settlement below and save again."
-                            ),
-                        )
-                    bound = request.POST.copy()
-                    bound["checked"] = digest
-                    form = ScorerForm(bound, **kwargs)
-                    form.is_valid()
+        step = scorer_step(request.POST, play, deal, players, by_user=request.user)
+        if step.recorded:
+            done = step.recorded
+            messages.success(
+                request,
+                OUTCOMES[done.outcome] % {"code": deal.code, "version": done.version.number},
+            )
+            return redirect("scoring:play", pk=event.pk, play_pk=play.pk)
+        if step.stale:
+            messages.warning(request, STALE_CHECK)
     else:
-        initial = {"expected_version": sheet.current.number if sheet and sheet.current else 0}
-        if sheet and sheet.current:
-            initial |= ScorerForm.initial_from(sheet.current.data)
-        form = ScorerForm(initial=initial, **kwargs)
-    preview = None
-    if checked is not None:
-        preview = [
-            {
-                "seat": seat,
-                "player": players.get(seat, ""),
-                "tricks": (checked.result["sheet"].get("tricks") or {}).get(seat, ""),
-                "score": checked.result["scores"].get(seat),
-                "failed": seat in checked.result["failed"],
-            }
-            for seat in deal.active_seats
-        ]
+        step = ScorerStep(scorer_form(play, deal, players, sheet=sheet))
     return render(
         request,
         "scoring/sheet_form.html",
@@ -224,11 +184,12 @@ def sheet_form(request, pk, play_pk, number):
             "play": play,
             "deal": deal,
             "sheet": sheet,
-            "form": form,
-            "checked": checked,
-            "preview": preview,
+            "form": step.form,
+            "checked": step.checked,
+            "preview": step.preview(deal, players),
             "sits_out": [s for s in "WNES" if s not in deal.active_seats and s in players],
             "players": players,
+            "cancel_url": reverse("scoring:play", args=[event.pk, play.pk]),
         },
     )
 

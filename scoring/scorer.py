@@ -1,0 +1,98 @@
+"""The scorer form's two steps, shared by the director's page and the table's page:
+«Check» settles the entered data and shows it; «Save» records exactly what was shown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils.translation import gettext as _
+
+from scoring import services
+from scoring.forms import ScorerForm
+from scoring.models import Deal, ScoreSheet, TablePlay
+
+
+@dataclass
+class ScorerStep:
+    form: ScorerForm
+    checked: services.Checked | None = None
+    recorded: services.Recorded | None = None
+    stale: bool = False  # «Save» came with data other than what was checked
+
+    def preview(self, deal: Deal, players: dict[str, str]) -> list[dict] | None:
+        if self.checked is None:
+            return None
+        result = self.checked.result
+        return [
+            {
+                "seat": seat,
+                "player": players.get(seat, ""),
+                "tricks": (result["sheet"].get("tricks") or {}).get(seat, ""),
+                "score": result["scores"].get(seat),
+                "failed": seat in result["failed"],
+            }
+            for seat in deal.active_seats
+        ]
+
+
+def scorer_form(
+    play: TablePlay,
+    deal: Deal,
+    players: dict[str, str],
+    data=None,
+    *,
+    sheet: ScoreSheet | None = None,
+) -> ScorerForm:
+    kwargs = {
+        "deal": deal,
+        "players": players,
+        "suit_order": play.round.room.session.event.suit_order,
+    }
+    if data is not None:
+        return ScorerForm(data, **kwargs)
+    initial = {"expected_version": sheet.current.number if sheet and sheet.current else 0}
+    if sheet and sheet.current:
+        initial |= ScorerForm.initial_from(sheet.current.data)
+    return ScorerForm(initial=initial, **kwargs)
+
+
+def scorer_step(
+    post, play: TablePlay, deal: Deal, players: dict[str, str], *, by_user=None, by_entry=None
+) -> ScorerStep:
+    """Handle one POST of the scorer form; nothing is saved unless the checked data is saved."""
+    form = scorer_form(play, deal, players, post)
+    step = ScorerStep(form)
+    if not form.is_valid():
+        return step
+    data = form.sheet_data()
+    try:
+        step.checked = services.sheet_check(play, deal, data)
+    except ValidationError as error:
+        form.add_service_error(error)
+        return step
+    digest = services.data_digest(step.checked.data)
+    if "save" in post and form.cleaned_data.get("checked") == digest:
+        try:
+            step.recorded = services.sheet_record(
+                play,
+                deal,
+                data,
+                by_user=by_user,
+                by_entry=by_entry,
+                expected_version=form.cleaned_data.get("expected_version") if by_user else None,
+                note=form.cleaned_data.get("note") or "",
+            )
+        except ValidationError as error:
+            form.add_service_error(error)
+            step.checked = None
+        except PermissionDenied as error:
+            form.add_error(None, str(error) or _("You may not record this sheet."))
+            step.checked = None
+        return step
+    step.stale = "save" in post
+    bound = post.copy()
+    bound["checked"] = digest
+    step.form = scorer_form(play, deal, players, bound)
+    step.form.is_valid()
+    return step
