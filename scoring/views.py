@@ -19,8 +19,8 @@ from events.services import event_set_results_public
 from events.views import event_for
 from scoring import services
 from scoring.forms import AdjustmentForm
-from scoring.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.models import Adjustment, Deal, ScoreSheet, TablePlay
+from scoring.scorer import ScorerStep, scorer_form, scorer_step
 
 # Lazy: rendered in the language of the request that shows them.
 OUTCOMES = {
