@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -235,6 +236,9 @@ def round_fire_warning(round_id: int, *, now=None) -> bool:
             warned_at__isnull=True,
             ends_at__gt=now,
             ends_at__lte=now + window,
+            # A round no longer than the warning window gets no warning: it would only
+            # drown «Начало тура!» at once.
+            started_at__lt=F("ends_at") - window,
         ).update(warned_at=now)
         if fired:
             rnd.refresh_from_db()

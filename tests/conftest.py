@@ -89,6 +89,20 @@ def other_event(other_director):
     return event_create(owner=other_director, name="Чужой турнир", date="2026-12-06")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _close_stray_database_sessions(django_db_setup, django_db_blocker):
+    """Before the test database is dropped, end the sessions that workers, live servers or
+    browsers' requests left open, so the drop never fails on "being accessed by others"."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
 def _test_database_url() -> str:
     from django.db import connection
 

@@ -198,3 +198,10 @@ def test_a_bad_clock_action_is_refused_on_the_page_with_the_input_kept(director_
         ).status_code
         == 404
     )
+
+
+def test_a_round_shorter_than_the_warning_window_gets_no_warning(session15):
+    rnd = rounds.round_start(_round(session15), length_seconds=180)  # 3 min, warning at 5
+    assert not rounds.round_fire_warning(rnd.pk, now=rnd.started_at)
+    assert rounds.clock_sweep(now=rnd.started_at + timedelta(seconds=1))["warning"] == 0
+    assert not Announcement.objects.filter(round=rnd, kind="warning").exists()
