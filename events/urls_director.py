@@ -44,6 +44,11 @@ urlpatterns = [
     path("events/<int:pk>/rooms/", views.room_list, name="room_list"),
     path("events/<int:pk>/rooms/<int:room_pk>/", views.room_detail, name="room_detail"),
     path(
+        "events/<int:pk>/rooms/<int:room_pk>/console.json",
+        views.room_console_json,
+        name="room_console",
+    ),
+    path(
         "events/<int:pk>/rounds/<int:round_pk>/<slug:action>/",
         views.round_action,
         name="round_action",

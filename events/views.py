@@ -4,14 +4,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from events import announcements, qr, roster, rounds, services
+from events import announcements, console, qr, roster, rounds, services
 from events.forms import (
     DrawForm,
     EntryForm,
@@ -293,12 +294,50 @@ ROUND_ACTIONS = {
 }
 
 
-def _room_page(request, event, room, *, typed=None, status=200):
+def _round_asked(request) -> int | None:
+    """The console's ``?round=N`` (a round number in the room); None: follow the clock."""
+    raw = request.GET.get("round", "").strip()
+    if not raw:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise Http404(_("No such round in this room.")) from None
+
+
+def _console(room, round_number) -> console.Console:
+    try:
+        return console.console_state(room, round_number=round_number)
+    except console.NoSuchRound:
+        raise Http404(_("No such round in this room.")) from None
+
+
+def _room(event, room_pk) -> Room:
+    return get_object_or_404(
+        Room.objects.of_event(event).select_related("session__event"), pk=room_pk
+    )
+
+
+def _grid(state: console.Console) -> list[dict]:
+    """The grid's rows with each cell's sign and name, and the empty cells that fill a row
+    of a smaller set up to the widest one."""
+    return [
+        {
+            "row": row,
+            "cells": [(cell, *console.LEGEND[cell.state]) for cell in row.cells],
+            "padding": range(len(state.deals) - len(row.cells)),
+        }
+        for row in state.rows
+    ]
+
+
+def _room_page(request, event, room, *, typed=None, status=200, round_number=None):
     log = (
         Announcement.objects.filter(room=room)
         .select_related("round", "room")
         .order_by("-fired_at", "-id")
     )
+    state = _console(room, round_number)
     return render(
         request,
         "director/room_detail.html",
@@ -320,6 +359,11 @@ def _room_page(request, event, room, *, typed=None, status=200):
                 for a in log[:100]
             ],
             "typed": typed or {},
+            "console": state,
+            "legend": [
+                (name, *console.LEGEND[name], state.counts[name]) for name in console.STATES
+            ],
+            "grid": _grid(state),
         },
         status=status,
     )
@@ -327,11 +371,24 @@ def _room_page(request, event, room, *, typed=None, status=200):
 
 @login_required
 def room_detail(request, pk, room_pk):
+    """The room's live console: the clock and its controls, the grid of sheets, disputes and
+    late tables, and the ways to act on them."""
     event = event_for(request.user, pk)
-    room = get_object_or_404(
-        Room.objects.of_event(event).select_related("session__event"), pk=room_pk
-    )
-    return _room_page(request, event, room)
+    room = _room(event, room_pk)
+    return _room_page(request, event, room, round_number=_round_asked(request))
+
+
+@never_cache
+@login_required
+def room_console_json(request, pk, room_pk):
+    """The console's state for the page's poller; ``?since=<version>`` answers only whether
+    anything changed."""
+    event = event_for(request.user, pk)
+    room = _room(event, room_pk)
+    state = _console(room, _round_asked(request))
+    if request.GET.get("since") == state.version:
+        return JsonResponse({"version": state.version, "changed": False})
+    return JsonResponse(state.as_dict() | {"changed": True})
 
 
 @login_required

@@ -10,6 +10,7 @@ from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -321,4 +322,7 @@ def publish(request, pk):
         request,
         _("The results are public now.") if public else _("The results are hidden now."),
     )
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)  # e.g. the room's console the director published from
     return redirect("scoring:overview", pk=event.pk)

@@ -1,0 +1,279 @@
+"""The director's live console of a room: for one round, a grid of tables × deals with the
+state of each score sheet, and the room's disputed sheets and late tables.
+
+Read-only, and a fixed number of queries whatever the number of tables: the page renders it,
+``console.json`` serves it to the page's poller. The ``version`` is a fingerprint of the whole
+state, so that a change of anything shown (a sheet, a round's state, a substitute, the results
+being published) changes it, and an unchanged state costs the page nothing to re-render.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+from django.db.models import Count, F
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from events.models import Room, Round, Seat
+from scoring.models import Deal, ScoreSheet, TablePlay
+
+#: Cell states, in the order of the legend. ``late``: no sheet yet at a table marked late at
+#: «Конец тура!».
+NOT_PLAYED = "not_played"
+ENTERED = "entered"
+CONFIRMED = "confirmed"
+DISPUTED = "disputed"
+LATE = "late"
+STATES = (NOT_PLAYED, ENTERED, CONFIRMED, DISPUTED, LATE)
+
+#: What each state looks like: a sign besides the colour, and its name.
+LEGEND = {
+    NOT_PLAYED: ("○", _("not played")),
+    ENTERED: ("✎", _("entered")),
+    CONFIRMED: ("✓", _("confirmed")),
+    DISPUTED: ("⚠", _("disputed")),
+    LATE: ("◔", _("late")),
+}
+
+#: Players in the order the grid lists them.
+POSITIONS = ("N", "E", "S", "W")
+
+
+class NoSuchRound(LookupError):
+    """The round asked for is not a round of this room."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    deal: int  # number of the deal in its set
+    code: str  # «3.2»: set 3, deal 2
+    state: str
+    url: str  # the sheet (its history) or, with no sheet yet, the scorer form
+    sheet: int | None = None
+    version: int | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    table: int
+    set: int
+    play: int
+    url: str  # the table-round page: its deals, sheets and adjustments
+    late: bool  # marked late and not every deal recorded
+    players: list[dict]  # [{"position": "N", "name": …}, …]
+    cells: list[Cell]
+
+
+@dataclass(frozen=True)
+class Dispute:
+    round: int
+    table: int
+    deal: str
+    url: str
+
+
+@dataclass(frozen=True)
+class LateTable:
+    round: int
+    table: int
+    missing: int  # deals without a sheet
+    url: str
+
+
+@dataclass
+class Console:
+    room: int
+    round: int | None
+    round_state: str | None
+    following_clock: bool  # no round asked for: the grid follows the clock
+    rounds: list[dict]  # [{"number": 1, "state": "finished"}, …]
+    deals: list[int]  # the grid's columns: deal numbers 1..max
+    rows: list[Row]
+    counts: dict[str, int]
+    disputes: list[Dispute]
+    late: list[LateTable]
+    results_public: bool
+    # What the clock controls look like: on-clock round and state, next round, its auto-start.
+    controls: str
+    version: str = field(default="")
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def chosen_round(rounds: list[Round], number: int | None) -> Round | None:
+    """The round asked for; by default the one on the clock, else the latest finished, else
+    the first."""
+    if number is not None:
+        for rnd in rounds:
+            if rnd.number == number:
+                return rnd
+        raise NoSuchRound(number)
+    on_clock = [r for r in rounds if r.state in (Round.State.RUNNING, Round.State.PAUSED)]
+    finished = [r for r in rounds if r.state == Round.State.FINISHED]
+    if on_clock:
+        return on_clock[0]
+    if finished:
+        return max(finished, key=lambda r: r.number)
+    return min(rounds, key=lambda r: r.number, default=None)
+
+
+def controls_key(rounds: list[Round]) -> str:
+    """Changes exactly when the clock controls of the page would render differently."""
+    on_clock = next(
+        (r for r in rounds if r.state in (Round.State.RUNNING, Round.State.PAUSED)), None
+    )
+    pending = [r for r in rounds if r.state == Round.State.PENDING]
+    following = min(pending, key=lambda r: r.number, default=None)
+    parts = [
+        f"{on_clock.number}:{on_clock.state}" if on_clock else "-",
+        f"{following.number}:{following.auto_start_at.isoformat() if following.auto_start_at else ''}"
+        if following
+        else "-",
+    ]
+    return "|".join(parts)
+
+
+def _fingerprint(doc: dict) -> str:
+    text = json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def console_state(room: Room, *, round_number: int | None = None) -> Console:
+    """The console of ``room`` for round ``round_number`` (default: see :func:`chosen_round`).
+
+    Raises :class:`NoSuchRound` for a number that is not a round of the room. ``room`` should
+    come with ``session__event`` selected."""
+    event = room.session.event
+    rounds = list(room.rounds.order_by("number"))
+    rnd = chosen_round(rounds, round_number)
+    rows: list[Row] = []
+    if rnd is not None:
+        rows = _rows(event.pk, rnd)
+    columns = max((len(row.cells) for row in rows), default=0)
+    counts = dict.fromkeys(STATES, 0)
+    for row in rows:
+        for cell in row.cells:
+            counts[cell.state] += 1
+    console = Console(
+        room=room.pk,
+        round=rnd.number if rnd else None,
+        round_state=rnd.state if rnd else None,
+        following_clock=round_number is None,
+        rounds=[{"number": r.number, "state": r.state} for r in rounds],
+        deals=list(range(1, columns + 1)),
+        rows=rows,
+        counts=counts,
+        disputes=_disputes(event.pk, room),
+        late=_late_tables(event.pk, room),
+        results_public=event.results_public,
+        controls=controls_key(rounds),
+    )
+    console.version = _fingerprint(console.as_dict())
+    return console
+
+
+def _rows(event_pk: int, rnd: Round) -> list[Row]:
+    plays = list(
+        TablePlay.objects.filter(round=rnd)
+        .select_related("table", "board_set")
+        .order_by("table__number")
+    )
+    deals: dict[int, list] = {}
+    for deal in Deal.objects.filter(board_set__in={p.board_set_id for p in plays}).order_by(
+        "number"
+    ):
+        deals.setdefault(deal.board_set_id, []).append(deal)
+    sheets = {
+        (s["play_id"], s["deal_id"]): s
+        for s in ScoreSheet.objects.filter(play__round=rnd).values(
+            "pk", "play_id", "deal_id", "status", "current__number"
+        )
+    }
+    players: dict[int, list[dict]] = {}
+    seats = Seat.objects.filter(round=rnd, table__isnull=False).select_related("entry")
+    for seat in sorted(seats, key=lambda s: POSITIONS.index(s.position)):
+        players.setdefault(seat.table_id, []).append(
+            {"position": seat.position, "name": seat.entry.full_name}
+        )
+    rows = []
+    for play in plays:
+        own = deals.get(play.board_set_id, [])
+        recorded = sum((play.pk, d.pk) in sheets for d in own)
+        late = play.late and recorded < len(own)
+        cells = []
+        for deal in own:
+            sheet = sheets.get((play.pk, deal.pk))
+            code = f"{play.board_set.number}.{deal.number}"
+            if sheet is None:
+                cells.append(
+                    Cell(
+                        deal=deal.number,
+                        code=code,
+                        state=LATE if late else NOT_PLAYED,
+                        url=reverse("scoring:sheet_form", args=[event_pk, play.pk, deal.number]),
+                    )
+                )
+            else:
+                cells.append(
+                    Cell(
+                        deal=deal.number,
+                        code=code,
+                        state=sheet["status"],
+                        url=reverse("scoring:sheet", args=[event_pk, sheet["pk"]]),
+                        sheet=sheet["pk"],
+                        version=sheet["current__number"],
+                    )
+                )
+        rows.append(
+            Row(
+                table=play.table.number,
+                set=play.board_set.number,
+                play=play.pk,
+                url=reverse("scoring:play", args=[event_pk, play.pk]),
+                late=late,
+                players=players.get(play.table_id, []),
+                cells=cells,
+            )
+        )
+    return rows
+
+
+def _disputes(event_pk: int, room: Room) -> list[Dispute]:
+    disputed = (
+        ScoreSheet.objects.filter(play__round__room=room, status=ScoreSheet.Status.DISPUTED)
+        .select_related("play__round", "play__table", "deal__board_set")
+        .order_by("play__round__number", "play__table__number", "deal__number")
+    )
+    return [
+        Dispute(
+            round=s.play.round.number,
+            table=s.play.table.number,
+            deal=s.deal.code,
+            url=reverse("scoring:sheet", args=[event_pk, s.pk]),
+        )
+        for s in disputed
+    ]
+
+
+def _late_tables(event_pk: int, room: Room) -> list[LateTable]:
+    # A set has as many deals as players at the table (see late_tables_mark).
+    plays = (
+        TablePlay.objects.filter(round__room=room, late=True)
+        .annotate(recorded=Count("sheets"))
+        .filter(recorded__lt=F("board_set__players"))
+        .select_related("round", "table", "board_set")
+        .order_by("round__number", "table__number")
+    )
+    return [
+        LateTable(
+            round=p.round.number,
+            table=p.table.number,
+            missing=p.board_set.players - p.recorded,
+            url=reverse("scoring:play", args=[event_pk, p.pk]),
+        )
+        for p in plays
+    ]
