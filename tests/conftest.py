@@ -90,17 +90,31 @@ def other_event(other_director):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _close_stray_database_sessions(django_db_setup, django_db_blocker):
+def _close_stray_database_sessions(django_db_setup):
     """Before the test database is dropped, end the sessions that workers, live servers or
     browsers' requests left open, so the drop never fails on "being accessed by others"."""
-    yield
+    import psycopg2
     from django.db import connection
 
-    with django_db_blocker.unblock(), connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+    db = dict(connection.settings_dict)
+    yield
+    admin = psycopg2.connect(
+        host=db["HOST"] or "127.0.0.1",
+        port=db["PORT"] or 5432,
+        user=db["USER"] or "postgres",
+        password=db["PASSWORD"] or None,
+        dbname="postgres",
+    )
+    admin.autocommit = True
+    try:
+        with admin.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND backend_type = 'client backend'",
+                [db["NAME"]],
+            )
+    finally:
+        admin.close()
 
 
 def _test_database_url() -> str:

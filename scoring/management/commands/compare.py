@@ -9,11 +9,8 @@ exits with status 1. Without ``--json`` a readable summary is printed.
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
-
+from scoring.cli import JsonCommand
 from scoring.compare import compare_json
-from scoring.management.commands.settle import dump_json, read_input, readable_errors
-from scoring.rules import answer_json_text
 
 
 def readable_comparison(answer: dict[str, object]) -> str:
@@ -31,29 +28,12 @@ def readable_comparison(answer: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
-class Command(BaseCommand):
+class Command(JsonCommand):
     help = (
         "Compare results of the same pocket of a deal (matchpoints with Neuberg, points, "
         "cross) or build a standing: JSON on stdin (or in FILE)."
     )
+    answer_one = compare_json
 
-    def add_arguments(self, parser):
-        parser.add_argument("file", nargs="?", help="read the JSON from this file, not stdin")
-        parser.add_argument(
-            "--json", action="store_true", help="answer in JSON (the machine contract)"
-        )
-        parser.add_argument(
-            "--lang", choices=["ru", "en"], default="ru", help="language of error messages"
-        )
-
-    def handle(self, *args, **options):
-        ok, answer = answer_json_text(read_input(options["file"]), compare_json, options["lang"])
-        if options["json"]:
-            self.stdout.write(dump_json(answer, self.stdout))
-        elif not ok:
-            self.stdout.write(readable_errors(answer["errors"]))
-        else:
-            answers = answer if isinstance(answer, list) else [answer]
-            self.stdout.write("\n\n".join(readable_comparison(a) for a in answers))
-        if not ok:
-            raise CommandError("the input breaks the rules: see the errors above", returncode=1)
+    def readable(self, answers, lang, many):
+        return "\n\n".join(readable_comparison(a) for a in answers)
