@@ -11,71 +11,23 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/preference")
+from bench.benchdb import throwaway_database  # noqa: E402
+
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 DB_NAME = "preference_bench_clock"
 ROOMS = 20  # 20 rooms × 5 rounds = 100 rounds
 ROUND_SECONDS = 2
 
 
-def _admin_conn():
-    import psycopg2
-
-    parsed = urlparse(BASE_URL)
-    conn = psycopg2.connect(
-        host=parsed.hostname or "127.0.0.1",
-        port=parsed.port or 5432,
-        user=parsed.username or "postgres",
-        password=parsed.password,
-        dbname="postgres",
-    )
-    conn.autocommit = True
-    return conn
-
-
-def _sql(*statements):
-    conn = _admin_conn()
-    try:
-        with conn.cursor() as cur:
-            for statement in statements:
-                cur.execute(statement)
-    finally:
-        conn.close()
-
-
-def _recreate_db():
-    _sql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)", f"CREATE DATABASE {DB_NAME}")
-
-
-def _drop_db():
-    _sql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-
-
 def main():
-    parsed = urlparse(BASE_URL)
-    db_url = parsed._replace(path=f"/{DB_NAME}").geturl()
     queue = f"bench-{uuid.uuid4().hex[:6]}"
-    os.environ.update(
-        DATABASE_URL=db_url,
-        REDIS_URL=REDIS_URL,
-        CELERY_TASK_DEFAULT_QUEUE=queue,
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
-    _recreate_db()
-    worker = None
-    try:
-        import django
-
-        django.setup()
+    with throwaway_database(DB_NAME, REDIS_URL=REDIS_URL, CELERY_TASK_DEFAULT_QUEUE=queue):
         from django.contrib.auth import get_user_model
-        from django.core.management import call_command
 
-        call_command("migrate", verbosity=0)
         from events import rounds, services
         from events.models import Announcement, Round
         from movements import planner
@@ -125,49 +77,48 @@ def main():
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        from events.tasks import ping
+        try:
+            from events.tasks import ping
 
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                ping.apply_async(args=["x"], queue=queue).get(timeout=2)
-                break
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-        for number in range(1, 6):
-            for i, session in enumerate(sessions):
-                rnd = Round.objects.get(room__session=session, number=number)
-                rounds.round_start(rnd, length_seconds=ROUND_SECONDS)
-                time.sleep(0.05 if i % 4 else 0.0)
-            deadline = time.monotonic() + ROUND_SECONDS + 10
-            while time.monotonic() < deadline:
-                if Announcement.objects.filter(kind="end", round__number=number).count() == ROOMS:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    ping.apply_async(args=["x"], queue=queue).get(timeout=2)
                     break
-                time.sleep(0.1)
-        ends = list(Announcement.objects.filter(kind="end").values_list("fired_at", "due_at"))
-        lags = sorted((fired - due).total_seconds() for fired, due in ends)
-        fired = len(lags)
-        p50 = statistics.median(lags)
-        p99 = lags[max(0, int(round(0.99 * fired)) - 1)]
-        print(
-            f"clock: {fired}/{ROOMS * 5} rounds fired exactly once each; firing lag "
-            f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {lags[-1] * 1000:.0f} ms "
-            f"(target p99 ≤ 1000 ms)"
-        )
-        duplicates = (
-            Announcement.objects.filter(kind="end").count()
-            - Round.objects.filter(state="finished").count()
-        )
-        print(f"clock: duplicate «Конец тура!» announcements: {duplicates}")
-    finally:
-        if worker is not None:
+                except Exception:
+                    if time.monotonic() > deadline:
+                        raise
+            for number in range(1, 6):
+                for i, session in enumerate(sessions):
+                    rnd = Round.objects.get(room__session=session, number=number)
+                    rounds.round_start(rnd, length_seconds=ROUND_SECONDS)
+                    time.sleep(0.05 if i % 4 else 0.0)
+                deadline = time.monotonic() + ROUND_SECONDS + 10
+                while time.monotonic() < deadline:
+                    if (
+                        Announcement.objects.filter(kind="end", round__number=number).count()
+                        == ROOMS
+                    ):
+                        break
+                    time.sleep(0.1)
+            ends = list(Announcement.objects.filter(kind="end").values_list("fired_at", "due_at"))
+            lags = sorted((fired - due).total_seconds() for fired, due in ends)
+            fired = len(lags)
+            p50 = statistics.median(lags)
+            p99 = lags[max(0, int(round(0.99 * fired)) - 1)]
+            print(
+                f"clock: {fired}/{ROOMS * 5} rounds fired exactly once each; firing lag "
+                f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {lags[-1] * 1000:.0f} ms "
+                f"(target p99 ≤ 1000 ms)"
+            )
+            duplicates = (
+                Announcement.objects.filter(kind="end").count()
+                - Round.objects.filter(state="finished").count()
+            )
+            print(f"clock: duplicate «Конец тура!» announcements: {duplicates}")
+        finally:
             worker.terminate()
             worker.wait(timeout=20)
-        from django.db import connections
-
-        connections.close_all()
-        _drop_db()
 
 
 if __name__ == "__main__":

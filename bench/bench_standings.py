@@ -16,40 +16,19 @@ Uses a throwaway database (preference_bench_standings), created and dropped here
 """
 
 import argparse
-import os
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/preference")
+from bench.benchdb import throwaway_database  # noqa: E402
+
 DB_NAME = "preference_bench_standings"
 TABLES, SEATS, ROUNDS, SETS = 100, 4, 25, 25
-
-
-def _sql(*statements):
-    import psycopg2
-
-    parsed = urlparse(BASE_URL)
-    conn = psycopg2.connect(
-        host=parsed.hostname or "127.0.0.1",
-        port=parsed.port or 5432,
-        user=parsed.username or "postgres",
-        password=parsed.password,
-        dbname="postgres",
-    )
-    conn.autocommit = True
-    try:
-        with conn.cursor() as cur:
-            for statement in statements:
-                cur.execute(statement)
-    finally:
-        conn.close()
 
 
 def random_sheet(rng, active):
@@ -173,19 +152,7 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--saves", type=int, default=30)
     args = parser.parse_args()
-    parsed = urlparse(BASE_URL)
-    os.environ.update(
-        DATABASE_URL=parsed._replace(path=f"/{DB_NAME}").geturl(),
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
-    _sql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)", f"CREATE DATABASE {DB_NAME}")
-    try:
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-
-        call_command("migrate", verbosity=0)
+    with throwaway_database(DB_NAME):
         from events.models import Session
         from scoring import services, standings
         from scoring.models import DealScore
@@ -233,11 +200,6 @@ def main():
         standings.session_recompute(session)
         rebuilt = [(r.rank, r.entry.pk, r.total) for r in standings.session_standings(session)]
         print(f"standings: incremental cache equals a full rebuild: {kept == rebuilt}")
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        _sql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
 
 
 if __name__ == "__main__":
