@@ -16,8 +16,21 @@ def _entry(key: str) -> Entry:
 
 
 def _context(entry: Entry) -> dict:
+    from scoring.display import figure_unit
+    from scoring.standings import player_card
+
     places = player_places(entry)
-    return {"entry": entry, "event": entry.event, **places}
+    card = player_card(entry) if places["room"] else None
+    return {
+        "entry": entry,
+        "event": entry.event,
+        **places,
+        # His own points always; percentages and the standing once the director publishes.
+        "card": card,
+        "published": entry.event.results_public,
+        "method": entry.event.scoring_method,
+        "unit": figure_unit(entry.event.scoring_method),
+    }
 
 
 @never_cache

@@ -37,6 +37,8 @@
       banner.hidden = false;
       refreshPlaces();
     });
+    // Results come in as the tables enter their sheets: look again now and then.
+    setInterval(refreshPlaces, 20000);
     banner.querySelector("[data-banner-close]").addEventListener("click", function () {
       banner.hidden = true;
     });

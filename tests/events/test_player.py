@@ -74,3 +74,24 @@ def test_name_cards_and_a_big_qr_are_the_directors_own(director_client, other_cl
     assert (
         other_client.get(f"/director/events/{event.pk}/players/{entry.pk}/qr/").status_code == 404
     )
+
+
+def test_the_phone_shows_own_points_and_percentages_once_published(client, session15, director):
+    from scoring import services
+    from tests.scoring.conftest import THREE_DIAMONDS, play_of
+
+    rounds.round_start(Round.objects.get(room__session=session15, number=1))
+    play = play_of(session15, 1, 1)
+    services.sheet_record(
+        play, play.board_set.deals.get(number=1), THREE_DIAMONDS, by_user=director
+    )
+    entry = Seat.objects.get(round=play.round, table=play.table, position="N").entry
+    body = client.get(f"/p/{entry.key}/").content.decode()
+    assert "Мои результаты" in body and ">70</td>" in body
+    assert "когда судья опубликует результаты" in body and "Место 1" not in body
+    event = session15.event
+    event.results_public = True
+    event.save()
+    body = client.get(f"/p/{entry.key}/").content.decode()
+    assert "50.00" in body  # the only result of its pocket so far: Neuberg keeps it at 50 %
+    assert "Место " in body
