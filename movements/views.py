@@ -9,11 +9,13 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from events.models import Room, Session
+from events.models import Room, Session, Table
+from events.qr import qr_svg
 from events.views import event_for
 from movements import cards, engine, schemes, seating, services
 from movements.forms import PlanChooseForm, SchemeForm, SubstituteForm
@@ -301,13 +303,26 @@ def table_cards(request, pk, number):
         found += [c for c in cards.table_cards(room) if table_no is None or c.table == table_no]
     if (room_no is not None or table_no is not None) and not found:
         raise Http404(_("No such table in this session."))
+    # Each card carries the table's scoring QR: players open the table's sheets with it.
+    keys = {
+        (room, table): key
+        for room, table, key in Table.objects.filter(room__session=session).values_list(
+            "room__number", "number", "key"
+        )
+    }
+    items = []
+    for card in found:
+        url = request.build_absolute_uri(
+            reverse("table:home", args=[keys[(card.room, card.table)]])
+        )
+        items.append((card, url, qr_svg(url, scale=3)))
     return render(
         request,
         "movements/table_cards.html",
         {
             "event": event,
             "session": session,
-            "cards": found,
+            "items": items,
             "paper": _paper(request),
             "several_rooms": session.rooms.count() > 1,
         },

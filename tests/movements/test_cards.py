@@ -288,3 +288,15 @@ def test_the_session_page_shows_the_whole_grid_with_names(director_client, event
     for number in (1, 5, 20):
         assert by_number[number].full_name in page
     assert Seat.objects.filter(round__room__session=session).count() == 100
+
+
+@pytest.mark.django_db
+def test_each_table_card_carries_the_tables_scoring_qr(director_client, session15):
+    from events.models import Table
+
+    event = session15.event
+    page = director_client.get(f"/director/events/{event.pk}/sessions/1/tables/")
+    body = page.content.decode()
+    for table in Table.objects.filter(room__session=session15):
+        assert f"/t/{table.key}/" in body
+    assert body.count('class="table-qr"') == 5 and body.count("<svg") >= 5
