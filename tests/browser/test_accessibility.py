@@ -5,8 +5,11 @@ import pytest
 
 from events import rounds
 from events.models import Entry, Round
+from scoring import services
+from scoring.models import TablePlay
 from tests.browser.a11y import check_page, contrast
 from tests.conftest import seat_players
+from tests.scoring.conftest import THREE_DIAMONDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,8 +21,9 @@ def _login(page, live_server):
     page.get_by_role("button", name="Войти").click()
 
 
-def director_pages(event, session):
+def director_pages(event, session, sheet):
     room = session.rooms.get()
+    play = TablePlay.objects.filter(round__room=room, round__number=1).first()
     entry = Entry.objects.get(event=event, number=1)
     base = f"/director/events/{event.pk}"
     return [
@@ -42,6 +46,11 @@ def director_pages(event, session):
         f"{base}/sessions/1/participants/",
         "/director/schemes/",
         "/director/schemes/new/",
+        f"{base}/scores/",
+        f"{base}/scores/plays/{play.pk}/",
+        f"{base}/scores/plays/{play.pk}/deals/2/",
+        f"{base}/scores/sheets/{sheet.pk}/",
+        f"{base}/scores/adjustments/",
     ]
 
 
@@ -49,13 +58,33 @@ def test_every_page_passes_the_smoke_check_at_360px(live_server, phone, event):
     session = seat_players(event, 15)
     rounds.round_start(Round.objects.get(room__session=session, number=1))
     entry = Entry.objects.get(event=event, number=1)
+    play = TablePlay.objects.filter(round__room__session=session, round__number=1).first()
+    director = event.owner
+    services.sheet_record(
+        play, play.board_set.deals.get(number=1), THREE_DIAMONDS, by_user=director
+    )
+    sheet = play.sheets.get()
+    event.results_public = True
+    event.save()
+    public = [
+        "/director/login/",
+        f"/e/{event.slug}/clock",
+        f"/p/{entry.key}/",
+        f"/t/{play.table.key}/?as=N",
+        f"/t/{play.table.key}/deals/2/?as=N",
+        f"/e/{event.slug}/results/",
+        f"/e/{event.slug}/results/sessions/1/",
+        f"/e/{event.slug}/results/deals/{sheet.deal_id}/",
+        f"/e/{event.slug}/results/players/{entry.pk}/",
+    ]
     failures = {}
-    for url in ["/director/login/", f"/e/{event.slug}/clock", f"/p/{entry.key}/"]:
-        phone.goto(f"{live_server.url}{url}")
+    for url in public:
+        response = phone.goto(f"{live_server.url}{url}")
+        assert response.status == 200, url
         if problems := check_page(phone):
             failures[url] = problems
     _login(phone, live_server)
-    for url in director_pages(event, session):
+    for url in director_pages(event, session, sheet):
         response = phone.goto(f"{live_server.url}{url}")
         assert response.status == 200, url
         if problems := check_page(phone):
