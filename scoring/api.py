@@ -111,31 +111,25 @@ class PlaySerializer(serializers.ModelSerializer):
         ]
 
 
-class SheetWriteSerializer(serializers.Serializer):
+class CorrectSerializer(serializers.Serializer):
     """The sheet's own fields (declarer, contract, trump, defenders, tricks, auction) are
     checked by the rules of the deal, not here."""
 
+    expected_version = serializers.IntegerField(required=False, allow_null=True)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    declarer = serializers.JSONField(required=False)
+    contract = serializers.JSONField(required=False)
+    trump = serializers.JSONField(required=False)
+    defenders = serializers.JSONField(required=False)
+    tricks = serializers.JSONField(required=False)
+    auction = serializers.JSONField(required=False)
+
+
+class SheetWriteSerializer(CorrectSerializer):
+    """A new sheet also names the table-round and the deal."""
+
     play = serializers.IntegerField()
     deal = serializers.IntegerField(help_text="the deal's number in the set (1–4)")
-    expected_version = serializers.IntegerField(required=False, allow_null=True)
-    note = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    declarer = serializers.JSONField(required=False)
-    contract = serializers.JSONField(required=False)
-    trump = serializers.JSONField(required=False)
-    defenders = serializers.JSONField(required=False)
-    tricks = serializers.JSONField(required=False)
-    auction = serializers.JSONField(required=False)
-
-
-class CorrectSerializer(serializers.Serializer):
-    expected_version = serializers.IntegerField(required=False, allow_null=True)
-    note = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    declarer = serializers.JSONField(required=False)
-    contract = serializers.JSONField(required=False)
-    trump = serializers.JSONField(required=False)
-    defenders = serializers.JSONField(required=False)
-    tricks = serializers.JSONField(required=False)
-    auction = serializers.JSONField(required=False)
 
 
 class AdjustmentSerializer(serializers.ModelSerializer):
