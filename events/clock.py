@@ -96,3 +96,19 @@ def set_destinations(
     return {
         table: tables_by_set.get(board_set, []) for table, board_set in sorted(now_sets.items())
     }
+
+
+ON_CLOCK = (RUNNING, PAUSED)
+
+
+def current_round(rounds):
+    """The round a room is at: the one on the clock, else the latest finished, else the first
+    (``rounds``: objects with ``state`` and ``number``)."""
+    rounds = list(rounds)
+    on_clock = [r for r in rounds if r.state in ON_CLOCK]
+    if on_clock:
+        return on_clock[0]
+    finished = [r for r in rounds if r.state == FINISHED]
+    if finished:
+        return max(finished, key=lambda r: r.number)
+    return min(rounds, key=lambda r: r.number, default=None)

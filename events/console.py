@@ -17,6 +17,7 @@ from django.db.models import Count, F
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from events import clock
 from events.models import Room, Round, Seat
 from scoring.models import Deal, ScoreSheet, TablePlay
 
@@ -112,13 +113,7 @@ def chosen_round(rounds: list[Round], number: int | None) -> Round | None:
             if rnd.number == number:
                 return rnd
         raise NoSuchRound(number)
-    on_clock = [r for r in rounds if r.state in (Round.State.RUNNING, Round.State.PAUSED)]
-    finished = [r for r in rounds if r.state == Round.State.FINISHED]
-    if on_clock:
-        return on_clock[0]
-    if finished:
-        return max(finished, key=lambda r: r.number)
-    return min(rounds, key=lambda r: r.number, default=None)
+    return clock.current_round(rounds)
 
 
 def controls_key(rounds: list[Round]) -> str:

@@ -6,16 +6,13 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from events import announcements, rounds
-from events.models import Announcement, Event, Room, Round
+from events.clock import current_round
+from events.models import Announcement, Event, Room
 
 
 def room_clock(room: Room, now) -> dict:
     """What a clock shows for one room: the current round, its state and end, the latest news."""
-    current = (
-        room.rounds.filter(state__in=[Round.State.RUNNING, Round.State.PAUSED]).first()
-        or room.rounds.filter(state=Round.State.FINISHED).order_by("-number").first()
-        or room.rounds.order_by("number").first()
-    )
+    current = current_round(room.rounds.order_by("number"))
     latest = (
         Announcement.objects.filter(room=room)
         .select_related("round", "room")

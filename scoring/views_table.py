@@ -16,11 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from events import clock
 from events.models import Round, Seat, Table
 from scoring import services
 from scoring.models import ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
-from scoring.views import OUTCOMES, STALE_CHECK
+from scoring.views import OUTCOMES, STALE_CHECK, _seats
 
 
 def _table(key: str) -> Table:
@@ -29,14 +30,7 @@ def _table(key: str) -> Table:
 
 def _round_of(table: Table) -> Round | None:
     """The round the table is at: on the clock, else the latest over, else the first."""
-    rounds = list(table.room.rounds.order_by("number"))
-    on_clock = [r for r in rounds if r.state in (Round.State.RUNNING, Round.State.PAUSED)]
-    over = [r for r in rounds if r.state == Round.State.FINISHED]
-    if on_clock:
-        return on_clock[0]
-    if over:
-        return over[-1]
-    return rounds[0] if rounds else None
+    return clock.current_round(table.room.rounds.order_by("number"))
 
 
 def _play(table: Table, rnd: Round | None) -> TablePlay | None:
@@ -46,14 +40,6 @@ def _play(table: Table, rnd: Round | None) -> TablePlay | None:
         TablePlay.objects.select_related("round__room__session__event", "table", "board_set")
         .filter(round=rnd, table=table)
         .first()
-    )
-
-
-def _seats(play: TablePlay) -> list[Seat]:
-    return list(
-        Seat.objects.filter(round_id=play.round_id, table_id=play.table_id)
-        .select_related("entry")
-        .order_by("position")
     )
 
 
@@ -92,8 +78,7 @@ def _context(request, table: Table) -> dict:
         "me": me,
         "me_key": request.GET.get("me", "") or request.POST.get("me", ""),
         "who": _who_query(request, me),
-        "open_to_players": rnd is not None
-        and rnd.state in (Round.State.RUNNING, Round.State.PAUSED),
+        "open_to_players": rnd is not None and rnd.state in clock.ON_CLOCK,
     }
 
 

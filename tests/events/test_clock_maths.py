@@ -65,3 +65,21 @@ def test_sets_go_to_the_table_that_plays_them_next_or_back_to_the_director():
         3: [2],
     }
     assert clock.set_destinations({1: 7, 2: 7}, {1: 8, 2: 8}) == {1: [], 2: []}
+
+
+def test_the_current_round_is_on_the_clock_else_the_latest_over_else_the_first():
+    from types import SimpleNamespace as R
+
+    rounds = [
+        R(number=1, state="finished"),
+        R(number=2, state="finished"),
+        R(number=3, state="pending"),
+    ]
+    assert clock.current_round(rounds).number == 2
+    rounds[2].state = "paused"
+    assert clock.current_round(rounds).number == 3
+    assert (
+        clock.current_round([R(number=2, state="pending"), R(number=1, state="pending")]).number
+        == 1
+    )
+    assert clock.current_round([]) is None

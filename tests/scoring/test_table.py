@@ -135,3 +135,11 @@ def test_the_players_page_links_to_his_tables_sheets(client, running):
     assert f"/t/{running.table.key}/?me={entry.key}" in body
     page = client.get(f"/t/{running.table.key}/?me={entry.key}").content.decode()
     assert "(вы)" in page
+
+
+def test_confirming_without_saying_who_is_refused(client, running):
+    _enter(client, running, GOOD, as_seat="N")
+    sheet = ScoreSheet.objects.get()
+    page = client.post(f"/t/{running.table.key}/sheets/{sheet.pk}/confirm/", {}, follow=True)
+    assert "Выберите, кто подтверждает протокол." in page.content.decode()
+    assert ScoreSheet.objects.get().status == "entered"
