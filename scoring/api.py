@@ -168,6 +168,32 @@ class AdjustmentWriteSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=200)
 
 
+class TableAdjustmentWriteSerializer(serializers.Serializer):
+    """Artificial scores for a whole table-round: name it by ``play``, or by ``round`` (a
+    round's id) and ``table`` (its number), as the director's page does."""
+
+    play = serializers.IntegerField(required=False, allow_null=True)
+    round = serializers.IntegerField(required=False, allow_null=True)
+    table = serializers.IntegerField(required=False, allow_null=True)
+    deal = serializers.IntegerField(
+        required=False, allow_null=True, help_text="one deal's number in the set; none: every deal"
+    )
+    score = serializers.CharField(help_text="A+ | A | A-: for every seated player")
+    scores = serializers.DictField(
+        child=serializers.CharField(allow_blank=True),
+        required=False,
+        help_text='a seat\'s own score, e.g. {"N": "A+"}',
+    )
+    reason = serializers.CharField(max_length=200)
+
+
+class TableAdjustmentResultSerializer(serializers.Serializer):
+    play = serializers.IntegerField()
+    players = serializers.IntegerField()
+    deals = serializers.IntegerField()
+    adjustments = AdjustmentSerializer(many=True)
+
+
 class PublishSerializer(serializers.Serializer):
     public = serializers.BooleanField()
 
@@ -348,6 +374,45 @@ class AdjustmentList(APIView):
             reason=data["reason"],
         )
         return Response(AdjustmentSerializer(made).data, status=status.HTTP_201_CREATED)
+
+
+class TableAdjustments(APIView):
+    @extend_schema(
+        request=TableAdjustmentWriteSerializer, responses=TableAdjustmentResultSerializer
+    )
+    def post(self, request, event_pk):
+        event = _own_event(request, event_pk)
+        given = TableAdjustmentWriteSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        if data.get("play") is not None:
+            play = _play(event, data["play"])
+        elif data.get("round") is not None:
+            play = services.table_play_find(event, round_id=data["round"], table=data.get("table"))
+        else:
+            raise serializers.ValidationError(
+                {"play": [_("Name the table-round: «play», or «round» and «table».")]}
+            )
+        deal = _deal_in(play, data["deal"]) if data.get("deal") is not None else None
+        done = services.adjustments_table_create(
+            play,
+            by_user=request.user,
+            score=data["score"],
+            reason=data["reason"],
+            deal=deal,
+            seat_scores=data.get("scores") or {},
+        )
+        for made in done.adjustments:
+            made.play = play
+        return Response(
+            {
+                "play": play.pk,
+                "players": done.players,
+                "deals": done.deals,
+                "adjustments": AdjustmentSerializer(done.adjustments, many=True).data,
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class AdjustmentDetail(APIView):

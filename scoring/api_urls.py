@@ -33,6 +33,11 @@ urlpatterns = [
         name="scoring-adjustment-list",
     ),
     path(
+        "events/<int:event_pk>/adjustments/table/",
+        api.TableAdjustments.as_view(),
+        name="scoring-adjustment-table",
+    ),
+    path(
         "events/<int:event_pk>/adjustments/<int:pk>/",
         api.AdjustmentDetail.as_view(),
         name="scoring-adjustment-detail",

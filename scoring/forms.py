@@ -124,20 +124,28 @@ class ScorerForm(forms.Form):
 
 
 class AdjustmentForm(forms.Form):
+    """One player's artificial score or time penalty at one table-round. The defaults are a
+    valid choice: an artificial score «A» on the set's first deal (a whole table-round takes
+    a time penalty only)."""
+
     kind = forms.ChoiceField(label=_("Kind"), choices=Adjustment.Kind.choices)
     entry = forms.TypedChoiceField(label=_("Player"), coerce=int)
     deal = forms.TypedChoiceField(label=_("Deal"), coerce=int, required=False, empty_value=None)
     score = forms.ChoiceField(
         label=_("Artificial score"),
         required=False,
-        choices=[("", "—"), *Adjustment.Score.choices],
+        choices=Adjustment.Score.choices,
+        initial=Adjustment.Score.AVERAGE,
+        help_text=_("For an artificial score only."),
     )
     penalty = forms.DecimalField(
         label=_("Penalty"),
         required=False,
         max_digits=8,
         decimal_places=2,
-        help_text=_("In the event's unit: percentage points, points or IMPs."),
+        help_text=_(
+            "For a time penalty only, in the event's unit: percentage points, points or IMPs."
+        ),
     )
     reason = forms.CharField(label=_("Reason"), max_length=200)
 
@@ -146,9 +154,11 @@ class AdjustmentForm(forms.Form):
         self.fields["entry"].choices = [
             (seat.entry_id, f"{seat.position} {seat.entry.full_name}") for seat in seats
         ]
-        self.fields["deal"].choices = [("", _("the whole table-round"))] + [
-            (deal.number, deal.code) for deal in deals
+        self.fields["deal"].choices = [(deal.number, deal.code) for deal in deals] + [
+            ("", _("the whole table-round (time penalty only)"))
         ]
+        if deals:
+            self.fields["deal"].initial = deals[0].number
 
     def apply(self, error: ValidationError) -> None:
         if hasattr(error, "error_dict"):
@@ -156,3 +166,90 @@ class AdjustmentForm(forms.Form):
                 self.add_error(name if name in self.fields else None, errors)
         else:
             self.add_error(None, error)
+
+
+SEAT_SCORE_CHOICES = [("", _("as for the table")), *Adjustment.Score.choices]
+
+
+def _score_label(value: str, label) -> str:
+    return f"{value} — {label}"
+
+
+class TableAdjustmentForm(forms.Form):
+    """Artificial scores for a whole table in one round (a table that did not play, a fouled
+    set): one score for every seated player on every deal he plays, or on one deal; a seat
+    may get its own. Every default is a valid choice."""
+
+    round = forms.TypedChoiceField(label=_("Round"), coerce=int)
+    table = forms.IntegerField(
+        label=_("Table"),
+        min_value=1,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1}),
+        error_messages={
+            "required": _("Type the table's number."),
+            "invalid": _("The table's number is a whole number, e.g. 3."),
+            "min_value": _("The table's number is a whole number, e.g. 3."),
+        },
+    )
+    deal = forms.TypedChoiceField(
+        label=_("Deals"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[("", _("every deal of the set"))]
+        + [(n, _("deal %(n)d of the set only") % {"n": n}) for n in (1, 2, 3, 4)],
+    )
+    score = forms.ChoiceField(
+        label=_("Artificial score for the table"),
+        choices=[(v, _score_label(v, label)) for v, label in Adjustment.Score.choices],
+        initial=Adjustment.Score.AVERAGE,
+    )
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=200,
+        help_text=_("The players see it, e.g. «the table did not play the round»."),
+    )
+
+    def __init__(self, *args, rounds, **kwargs):
+        super().__init__(*args, **kwargs)
+        many_rooms = len({r.room_id for r in rounds}) > 1
+        self.fields["round"].choices = [(r.pk, round_label(r, many_rooms)) for r in rounds]
+        for position in SEATS:
+            self.fields[f"score_{position}"] = forms.ChoiceField(
+                label=_("Seat %(position)s") % {"position": position},
+                required=False,
+                choices=SEAT_SCORE_CHOICES,
+            )
+
+    def seat_fields(self):
+        return [self[f"score_{p}"] for p in SEATS]
+
+    def main_fields(self):
+        return [self[name] for name in ("round", "table", "deal", "score")]
+
+    def seat_scores(self) -> dict[str, str]:
+        return {p: self.cleaned_data.get(f"score_{p}") or "" for p in SEATS}
+
+    def apply(self, error: ValidationError) -> None:
+        """The service's problems next to their fields (``scores.N`` → ``score_N``)."""
+        if not hasattr(error, "error_dict"):
+            self.add_error(None, error)
+            return
+        for name, errors in error.error_dict.items():
+            if name.startswith("scores."):
+                name = f"score_{name.partition('.')[2]}"
+            self.add_error(name if name in self.fields else None, errors)
+
+
+SEATS = ("W", "N", "E", "S")
+
+
+def round_label(rnd, many_rooms: bool) -> str:
+    """«Session 1 · Room 2 · round 3», shortened when the event has a single room."""
+    if many_rooms:
+        return _("%(session)s · %(room)s · round %(round)d") % {
+            "session": rnd.room.session,
+            "room": rnd.room,
+            "round": rnd.number,
+        }
+    return _("Round %(round)d") % {"round": rnd.number}

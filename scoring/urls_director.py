@@ -33,6 +33,11 @@ urlpatterns = [
     ),
     path("events/<int:pk>/scores/adjustments/", views.adjustment_list, name="adjustments"),
     path(
+        "events/<int:pk>/scores/adjustments/table/",
+        views.adjustments_table,
+        name="adjustments_table",
+    ),
+    path(
         "events/<int:pk>/scores/adjustments/<int:adjustment_pk>/delete/",
         views.adjustment_delete,
         name="adjustment_delete",

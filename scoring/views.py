@@ -12,14 +12,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from events.models import Round, Seat
 from events.services import event_set_results_public
 from events.views import event_for
 from scoring import services
-from scoring.forms import AdjustmentForm
+from scoring.forms import AdjustmentForm, TableAdjustmentForm
 from scoring.models import Adjustment, Deal, ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 
@@ -249,19 +249,129 @@ def sheet_restore(request, pk, sheet_pk):
     return redirect("scoring:sheet", pk=event.pk, sheet_pk=sheet.pk)
 
 
-@login_required
-def adjustment_list(request, pk):
-    event = event_for(request.user, pk)
+def _event_rounds(event) -> list[Round]:
+    return list(
+        Round.objects.filter(room__session__event=event)
+        .select_related("room__session")
+        .order_by("room__session__number", "room__number", "number")
+    )
+
+
+def _table_form_initial(event, rounds, wanted) -> dict:
+    """Prefill from ``?play=<id>`` (the table-round page links here); else the round on the
+    clock (or the latest one started)."""
+    play = (
+        _plays(event).select_related("table").filter(pk=wanted).first()
+        if str(wanted or "").isdigit()
+        else None
+    )
+    if play is not None:
+        return {"round": play.round_id, "table": play.table.number}
+    on_clock = [r for r in rounds if r.state in (Round.State.RUNNING, Round.State.PAUSED)]
+    started = [r for r in rounds if r.state != Round.State.PENDING]
+    chosen = (on_clock or started[-1:] or rounds[:1] or [None])[0]
+    return {"round": chosen.pk} if chosen else {}
+
+
+def _adjustments_page(request, event, form, *, status=200):
     adjustments = (
         Adjustment.objects.filter(play__round__room__session__event=event)
         .select_related(
-            "play__round__room__session", "play__table", "deal__board_set", "entry", "created_by"
+            "play__round__room__session",
+            "play__table__room",
+            "deal__board_set",
+            "entry",
+            "created_by",
         )
         .order_by(
-            "play__round__room__session__number", "play__round__number", "play__table__number"
+            "play__round__room__session__number",
+            "play__round__room__number",
+            "play__round__number",
+            "play__table__number",
+            "deal__number",
+            "id",
         )
     )
-    return render(request, "scoring/adjustments.html", {"event": event, "adjustments": adjustments})
+    return render(
+        request,
+        "scoring/adjustments.html",
+        {
+            "event": event,
+            "adjustments": adjustments,
+            "table_form": form,
+            "multi_room": Round.objects.filter(room__session__event=event)
+            .values("room_id")
+            .distinct()
+            .count()
+            > 1,
+        },
+        status=status,
+    )
+
+
+@login_required
+def adjustment_list(request, pk):
+    """Every adjustment of the event, and the form that gives a whole table its artificial
+    scores at once."""
+    event = event_for(request.user, pk)
+    rounds = _event_rounds(event)
+    form = TableAdjustmentForm(
+        rounds=rounds, initial=_table_form_initial(event, rounds, request.GET.get("play"))
+    )
+    return _adjustments_page(request, event, form)
+
+
+@login_required
+@require_POST
+def adjustments_table(request, pk):
+    """One artificial score for a whole table-round (or one of its deals), in one write."""
+    event = event_for(request.user, pk)
+    rounds = _event_rounds(event)
+    form = TableAdjustmentForm(request.POST, rounds=rounds)
+    if form.is_valid():
+        c = form.cleaned_data
+        try:
+            play = services.table_play_find(event, round_id=c["round"], table=c["table"])
+            deal = None
+            if c["deal"] is not None:
+                deal = play.board_set.deals.filter(number=c["deal"]).first()
+                if deal is None:
+                    raise ValidationError(
+                        {
+                            "deal": _("Set %(set)d has no deal %(n)d.")
+                            % {"set": play.board_set.number, "n": c["deal"]}
+                        }
+                    )
+            done = services.adjustments_table_create(
+                play,
+                by_user=request.user,
+                score=c["score"],
+                reason=c["reason"],
+                deal=deal,
+                seat_scores=form.seat_scores(),
+            )
+        except ValidationError as error:
+            form.apply(error)
+        else:
+            messages.success(
+                request,
+                ngettext(
+                    "Table %(table)d, round %(round)d: %(count)d artificial score given "
+                    "(players: %(players)d, deals: %(deals)d).",
+                    "Table %(table)d, round %(round)d: %(count)d artificial scores given "
+                    "(players: %(players)d, deals: %(deals)d).",
+                    len(done.adjustments),
+                )
+                % {
+                    "table": play.table.number,
+                    "round": play.round.number,
+                    "count": len(done.adjustments),
+                    "players": done.players,
+                    "deals": done.deals,
+                },
+            )
+            return redirect("scoring:play", pk=event.pk, play_pk=play.pk)
+    return _adjustments_page(request, event, form, status=400)
 
 
 @login_required
