@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from events.models import Event
 from scoring import display, services, standings
 from scoring.models import Adjustment, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
+from scoring.traveller_note import pockets_of
 
 META_FIELDS = ("play", "deal", "expected_version", "note")
 
@@ -514,9 +515,14 @@ class TravellerView(APIView):
                 "session": found.session.number,
                 "method": event.scoring_method,
                 "active_seats": deal.active_seats,
+                # Tables that play the deal, and real results per pocket: fewer than expected
+                # means the percentages are Neuberg-restated.
+                "expected": len(found.rows),
+                "played": {p.position: p.played for p in pockets_of(found)},
                 "tables": [
                     {
                         "round": row.play.round.number,
+                        "room": row.play.table.room.number,
                         "table": row.play.table.number,
                         "players": {p: e.pk for p, e in row.players.items()},
                         "status": row.sheet.status if row.sheet else None,

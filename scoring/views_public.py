@@ -14,6 +14,7 @@ from events.models import Event, Session
 from scoring import exports, standings
 from scoring.display import figure_unit
 from scoring.models import Deal
+from scoring.traveller_note import traveller_note
 
 
 class _Hidden(Exception):
@@ -109,9 +110,12 @@ def traveller(request, event, preview, deal_pk):
     """Every table's result on one deal side by side, with each pocket's figure."""
     deal = _deal(event, deal_pk)
     found = standings.deal_traveller(deal)
-    return render(
-        request, "scoring/public/traveller.html", _base(event, preview) | {"traveller": found}
-    )
+    extra = {
+        "traveller": found,
+        "note": traveller_note(found, event.scoring_method),
+        "multi_room": len({row.play.table.room_id for row in found.rows}) > 1,
+    }
+    return render(request, "scoring/public/traveller.html", _base(event, preview) | extra)
 
 
 @public_results
