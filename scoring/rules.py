@@ -54,6 +54,7 @@ __all__ = [
     "Suit",
     "TrumpPot",
     "allowed_trumps",
+    "reached_level",
     "answer_json_text",
     "check_auction",
     "deal_from_json",
@@ -241,8 +242,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "with the bid «hearts» the trump is hearts",
     ),
     "passed_out_field": (
-        "в распасованной сдаче этого нет: никто не играет",
-        "a passed-out deal has no such thing: nobody plays",
+        "в распасованной сдаче нет {what}: все спасовали в торговле, никто не играет",
+        "a passed-out deal has no {what}: everybody passed in the auction, nobody plays",
+    ),
+    "game_trump_below_level": (
+        "«игра» после «{level}» в торговле: козырь не ниже достигнутого — {allowed}",
+        "«game» after «{level}» in the auction: the trump is not below the level reached — "
+        "{allowed}",
     ),
     # seats and defence
     "seats_required": (
@@ -346,8 +352,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "nothing to hold: the highest call now is «{call}»",
     ),
     "hold_priority": (
-        "«здесь» говорит только тот, кто говорил раньше {seat}; теперь нужно «{next}» или пас",
-        "only a player who spoke before {seat} can hold; name «{next}» or pass",
+        "«здесь» может сказать только тот, кто говорил раньше {seat}: {speaker} должен "
+        "назвать «{next}» или спасовать",
+        "only a player who spoke before {seat} can hold: {speaker} must name «{next}» or pass",
+    ),
+    "hold_priority_four": (
+        "«здесь» может сказать только тот, кто говорил раньше {seat}, а выше «четыре» цифр "
+        "нет: {speaker} может только спасовать",
+        "only a player who spoke before {seat} can hold, and there is no number above «four»: "
+        "{speaker} can only pass",
+    ),
+    "outbid_no_hold": (
+        "«здесь» может сказать только тот, кто говорил раньше {seat}: цифру {speaker} "
+        "перебили, и теперь {speaker} может только спасовать",
+        "only a player who spoke before {seat} can hold: {speaker} was outbid and can only pass",
+    ),
+    "outbid_number": (
+        "цифру {speaker} перебили: теперь {speaker} может только сказать «здесь» или "
+        "спасовать, назвать цифру выше нельзя",
+        "{speaker} was outbid: he may only hold or pass, not name a higher number",
+    ),
+    "outbid_number_pass": (
+        "цифру {speaker} перебили, а «здесь» может сказать только тот, кто говорил раньше "
+        "{seat}: теперь {speaker} может только спасовать",
+        "{speaker} was outbid, and only a player who spoke before {seat} can hold: "
+        "{speaker} can only pass",
+    ),
+    "game_suit_below_level": (
+        "«игра» после «{level}»: масть не ниже достигнутой в торговле — {allowed}",
+        "«game» after «{level}»: the suit is not below the level reached — {allowed}",
     ),
     "auction_unfinished": (
         "торговля не окончена: слово за {seat}",
@@ -386,7 +419,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
 def _word(value: object, lang: str) -> str:
     if isinstance(value, Seat):
         return value.value
-    if isinstance(value, _Phrase):
+    if isinstance(value, (_Phrase, _Text)):
         return value.render(lang)
     if isinstance(value, StrEnum):
         return _RU_WORDS.get(value.value, value.value) if lang == "ru" else value.value
@@ -586,18 +619,27 @@ class AuctionOutcome:
 
 
 def allowed_trumps(
-    contract: Contract, suit_order: Sequence[Suit] = SEED_SUIT_ORDER
+    contract: Contract, suit_order: Sequence[Suit] = SEED_SUIT_ORDER, reached: int = 0
 ) -> tuple[Suit, ...]:
     """The trumps a contract allows, low to high: a numeric one «not lower than the level»
-    (rank ≥ level in ``suit_order``), «игра» any but hearts, «червы» hearts only."""
+    (rank ≥ level in ``suit_order``), «игра» any but hearts, «червы» hearts only.
+
+    ``reached`` is the highest number named in the auction, when it is known. The trump
+    rule holds «после покупки (если таковая была)», so for «игра» too: «игра» after «два»
+    is in a suit of rank ≥ 2 that is not hearts (seed order: clubs or diamonds)."""
     if contract is Contract.HEARTS:
         return (Suit.HEARTS,)
     if contract is Contract.GAME:
-        return tuple(s for s in suit_order if s is not Suit.HEARTS)
+        return tuple(s for s in suit_order[max(reached, 1) - 1 :] if s is not Suit.HEARTS)
     level = contract.level
     if level is None:
         return ()
-    return tuple(suit_order[level - 1 :])
+    return tuple(suit_order[max(level, reached) - 1 :])
+
+
+def reached_level(calls: Iterable[Call]) -> int:
+    """The highest number named in an auction (0 when nobody named one)."""
+    return max((call.bid.level or 0 for call in calls), default=0)
 
 
 def _check_contract(deal: Deal, problems: Problems) -> None:
@@ -746,7 +788,7 @@ def _check_passed_out(deal: Deal, problems: Problems) -> frozenset[Seat] | None:
         ("tricks", deal.tricks),
     ):
         if value is not None:
-            problems.add(name, "passed_out_field")
+            problems.add(name, "passed_out_field", what=_PASSED_OUT_FIELDS[name])
     active: frozenset[Seat] | None = None
     if deal.seats is not None:
         active = _check_seat_list(deal.seats, problems)
@@ -773,14 +815,19 @@ def check_auction(
 
     The players speak in turn, clockwise from first hand. Rules and our decisions:
 
-    - Numbers rise by one with no jumps, from «раз» to «четыре»; a player with priority may
-      also name the next number instead of holding (no jump either).
+    - Numbers rise by one with no jumps, from «раз» to «четыре».
+    - A player whose number was outbid (someone named a higher number, or held above it)
+      may only pass or hold: he never names a number again (seed: «он может спасовать или
+      сказать здесь или держу»). If he cannot hold either (see below), he can only pass.
     - «здесь»/«держу» (hold) equals the highest number. Only a player who has already named a
       number may hold, only a number, and only against a player who spoke *after* him (the
       seed's «first» against «second»; decision: priority is the speaking order from first
-      hand, as in the «игра» tie). The other must then name the next number or pass.
+      hand, as in the «игра» tie). The player held must then name the next number or pass;
+      at «четыре» there is no next number, so he can only pass.
     - A pass is final: the passer is never asked again.
     - «игра» and «червы» only at a player's first turn (who named a number may not bid them).
+      A «игра» call's suit is not below the number reached before it (the trump rule of
+      domain.md «The deal» holds after «игра» too): after «два», not spades (seed order).
     - After «игра» numbers are over: the others, at their first turn, may bid «игра» or
       «червы» or pass; those who named a number can only pass. Decision: each «игра» call
       carries the suit its bidder would play and «игра» bidders do not speak again; the
@@ -812,6 +859,7 @@ def check_auction(
     order = clockwise_from(first, active)
     status = dict.fromkeys(order, _NEW)
     level, owner = 0, None  # the highest number and who holds it
+    held: Seat | None = None  # whose bid the last «здесь» held: he names the next or passes
     games: list[tuple[Seat, Suit | None]] = []
     turn = 0  # index in ``order`` of who speaks now
     outcome: AuctionOutcome | None = None
@@ -841,13 +889,22 @@ def check_auction(
             if games:
                 problems.add(where, "number_after_game")
                 return None, problems
+            if status[speaker] == _NUMBERED and speaker is not held:
+                # Outbid: only «здесь» or «пас» — and «здесь» only with priority.
+                code = (
+                    "outbid_number"
+                    if priority(speaker) < priority(owner)
+                    else ("outbid_number_pass")
+                )
+                problems.add(where, code, speaker=speaker, seat=owner)
+                return None, problems
             if level == 4:
                 problems.add(where, "no_number_above_four")
                 return None, problems
             if bid.level != level + 1:
                 problems.add(where, "numbers_by_one", next=_LEVEL_CONTRACT[level + 1])
                 return None, problems
-            level, owner = bid.level, speaker
+            level, owner, held = bid.level, speaker, None
             status[speaker] = _NUMBERED
         elif bid is Bid.HOLD:
             if status[speaker] != _NUMBERED:
@@ -857,10 +914,15 @@ def check_auction(
                 problems.add(where, "hold_nothing", call=Bid.GAME)
                 return None, problems
             if priority(speaker) > priority(owner):
-                nxt = _LEVEL_CONTRACT.get(level + 1)
-                problems.add(where, "hold_priority", seat=owner, next=nxt or Bid.PASS)
+                if speaker is not held:
+                    problems.add(where, "outbid_no_hold", speaker=speaker, seat=owner)
+                elif level == 4:
+                    problems.add(where, "hold_priority_four", speaker=speaker, seat=owner)
+                else:
+                    nxt = _LEVEL_CONTRACT[level + 1]
+                    problems.add(where, "hold_priority", speaker=speaker, seat=owner, next=nxt)
                 return None, problems
-            owner = speaker
+            owner, held = speaker, owner
         else:  # «игра» or «червы»
             if status[speaker] != _NEW:
                 problems.add(where, "no_talon_after_number", call=bid)
@@ -870,6 +932,15 @@ def check_auction(
                 continue
             if call.suit is Suit.HEARTS:
                 problems.add(f"{where}.suit", "game_in_hearts")
+                return None, problems
+            allowed = allowed_trumps(Contract.GAME, suit_order, level)
+            if call.suit is not None and call.suit not in allowed:
+                problems.add(
+                    f"{where}.suit",
+                    "game_suit_below_level",
+                    level=_LEVEL_CONTRACT[level],
+                    allowed=allowed,
+                )
                 return None, problems
             games.append((speaker, call.suit))
             status[speaker] = _GAME
@@ -927,11 +998,19 @@ def _check_deal_auction(deal: Deal, active: frozenset[Seat] | None, problems: Pr
         first = inferred_first_hand(active)
     if first is not None and first not in active:
         return  # reported by _check_layout
-    outcome, auction_problems = check_auction(deal.auction, active, first, deal.rules.suit_order)
+    order = deal.rules.suit_order
+    outcome, auction_problems = check_auction(deal.auction, active, first, order)
     problems.merge(auction_problems)
     if outcome is None:
         return
-    if outcome.contract is not deal.contract or outcome.declarer is not deal.declarer:
+    # A declarer on a passed-out sheet, or a missing one, is its own field's problem
+    # (passed_out_field, required): the auction is compared on what is left.
+    declarer_differs = (
+        deal.contract is not Contract.PASSED
+        and deal.declarer is not None
+        and outcome.declarer is not deal.declarer
+    )
+    if outcome.contract is not deal.contract or declarer_differs:
         problems.add(
             "auction",
             "auction_mismatch",
@@ -945,10 +1024,40 @@ def _check_deal_auction(deal: Deal, active: frozenset[Seat] | None, problems: Pr
         and outcome.suit is not deal.trump
     ):
         problems.add("auction", "auction_game_trump", suit=outcome.suit, trump=deal.trump)
+    elif outcome.contract is Contract.GAME and deal.trump not in (None, Suit.HEARTS):
+        reached = reached_level(deal.auction)
+        allowed = allowed_trumps(Contract.GAME, order, reached)
+        if reached > 1 and deal.trump not in allowed:
+            problems.add(
+                "trump",
+                "game_trump_below_level",
+                level=_LEVEL_CONTRACT[reached],
+                allowed=allowed,
+            )
 
 
 def _said(declarer: Seat | None, contract: Contract | None) -> _Phrase:
     return _Phrase(declarer, contract)
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A word of a message in both languages (the name of a field, say)."""
+
+    ru: str
+    en: str
+
+    def render(self, lang: str) -> str:
+        return self.en if lang == "en" else self.ru
+
+
+#: What a passed-out deal lacks, by field: the object of «в распасованной сдаче нет …».
+_PASSED_OUT_FIELDS = {
+    "declarer": _Text("разыгрывающего", "declarer"),
+    "trump": _Text("козыря", "trump"),
+    "defenders": _Text("защитников", "defenders"),
+    "tricks": _Text("взяток", "tricks"),
+}
 
 
 @dataclass(frozen=True)
@@ -957,9 +1066,11 @@ class _Phrase:
     contract: Contract | None
 
     def render(self, lang: str) -> str:
-        if self.contract is Contract.PASSED or self.contract is None or self.declarer is None:
+        if self.contract is Contract.PASSED or self.contract is None:
             return "распас" if lang == "ru" else "passed out"
         word = _word(self.contract, lang)
+        if self.declarer is None:
+            return f"«{word}»"
         return (
             f"{self.declarer} играет «{word}»"
             if lang == "ru"

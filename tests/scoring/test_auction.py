@@ -1,6 +1,8 @@
 """The auction of seed 004: valid and invalid call sequences (scoring/rules.check_auction)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.boards import Seat
 from scoring.rules import (
@@ -9,11 +11,15 @@ from scoring.rules import (
     AuctionOutcome,
     Call,
     Contract,
+    Deal,
+    Defence,
     InvalidInput,
+    Rules,
     Suit,
     check_auction,
     deal_from_json,
     settle_json,
+    validate,
 )
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
@@ -74,13 +80,19 @@ def test_after_a_hold_the_other_names_the_next_number():
 
 
 def test_a_hold_by_the_earliest_speaker_against_a_third_player():
-    result = outcome("N one", "E two", "S three", "N hold", "E four", "S pass", "N hold", "E pass")
+    # E was outbid by S and cannot hold against N, who spoke earlier: E can only pass.
+    result = outcome("N one", "E two", "S three", "N hold", "E pass", "S four", "N hold", "S pass")
     assert result == AuctionOutcome(N, Contract.FOUR)
 
 
-def test_the_earlier_speaker_may_name_the_next_number_instead_of_holding():
-    assert outcome("N one", "E two", "S pass", "N three", "E pass") == AuctionOutcome(
-        N, Contract.THREE
+def test_an_outbid_player_with_priority_holds_the_third_players_number():
+    result = outcome("N one", "E two", "S three", "N pass", "E hold", "S four", "E hold", "S pass")
+    assert result == AuctionOutcome(E, Contract.FOUR)
+
+
+def test_the_held_player_may_pass_and_leave_the_contract_to_the_holder():
+    assert outcome("N pass", "E one", "S two", "E hold", "S pass") == AuctionOutcome(
+        E, Contract.TWO
     )
 
 
@@ -188,8 +200,39 @@ def test_the_numbers_start_at_one():
 
 
 def test_there_is_no_number_above_four():
-    assert refused("N one", "E two", "S three", "N four", "E four") == {
-        "auction.4": ["no_number_above_four"]
+    held_at_four = ("N one", "E two", "S pass", "N hold", "E three", "N hold", "E four", "N hold")
+    assert refused(*held_at_four, "E four") == {"auction.8": ["no_number_above_four"]}
+
+
+def test_an_outbid_player_may_not_name_a_higher_number():
+    # Issue 9: «N раз, E два, S пас, N три» — N was outbid, so only «здесь» or «пас».
+    assert refused("N one", "E two", "S pass", "N three") == {"auction.3": ["outbid_number"]}
+
+
+def test_an_outbid_player_may_not_repeat_the_number_either():
+    assert refused("N one", "E two", "S pass", "N two") == {"auction.3": ["outbid_number"]}
+
+
+def test_an_outbid_player_may_not_name_a_number_after_holding_before():
+    seq = ("N one", "E two", "S pass", "N hold", "E three")
+    assert refused(*seq, "N four") == {"auction.5": ["outbid_number"]}
+
+
+def test_a_player_outbid_without_priority_can_only_pass():
+    # S outbid E; N (earlier than E) holds S's «три»: E may neither hold nor name «четыре».
+    seq = ("N one", "E two", "S three", "N hold")
+    assert refused(*seq, "E four") == {"auction.4": ["outbid_number_pass"]}
+    assert outcome(*seq, "E pass", "S pass") == AuctionOutcome(N, Contract.THREE)
+
+
+def test_the_outbid_refusal_reads_naturally_in_both_languages():
+    _, problems = check_auction(calls("N one", "E two", "S pass", "N three"), THREE_HANDED)
+    assert problems.render() == {
+        "auction.3": "цифру N перебили: теперь N может только сказать «здесь» или спасовать, "
+        "назвать цифру выше нельзя"
+    }
+    assert problems.render("en") == {
+        "auction.3": "N was outbid: he may only hold or pass, not name a higher number"
     }
 
 
@@ -229,8 +272,27 @@ def test_a_later_speaker_cannot_hold():
 
 def test_a_later_speaker_cannot_hold_against_an_earlier_holder():
     assert refused("N one", "E two", "S three", "N hold", "E hold") == {
-        "auction.4": ["hold_priority"]
+        "auction.4": ["outbid_no_hold"]
     }
+
+
+def test_the_hold_refusal_names_the_next_number():
+    _, problems = check_auction(calls("N one", "E two", "S pass", "N hold", "E hold"), THREE_HANDED)
+    assert problems.render() == {
+        "auction.4": "«здесь» может сказать только тот, кто говорил раньше N: E должен назвать "
+        "«три» или спасовать"
+    }
+
+
+def test_the_hold_refusal_at_four_says_only_a_pass_is_left():
+    held_at_four = ("N one", "E two", "S pass", "N hold", "E three", "N hold", "E four", "N hold")
+    _, problems = check_auction(calls(*held_at_four, "E hold"), THREE_HANDED)
+    assert problems.codes() == {"auction.8": ["hold_priority_four"]}
+    assert problems.render() == {
+        "auction.8": "«здесь» может сказать только тот, кто говорил раньше N, а выше «четыре» "
+        "цифр нет: E может только спасовать"
+    }
+    assert "«пас» или пас" not in problems.render()["auction.8"]
 
 
 def test_game_cannot_be_held():
@@ -239,6 +301,27 @@ def test_game_cannot_be_held():
 
 def test_game_is_not_bid_in_hearts():
     assert refused("N game hearts") == {"auction.0.suit": ["game_in_hearts"]}
+
+
+def test_game_after_two_is_not_bid_below_the_level_reached():
+    assert refused("N one", "E two", "S game spades") == {
+        "auction.2.suit": ["game_suit_below_level"]
+    }
+    assert outcome("N one", "E two", "S game clubs", "N pass", "E pass") == AuctionOutcome(
+        S, Contract.GAME, Suit.CLUBS
+    )
+
+
+def test_game_after_two_follows_the_events_suit_order():
+    assert refused("N one", "E two", "S game clubs", order=AUSTRIAN_SUIT_ORDER) == {
+        "auction.2.suit": ["game_suit_below_level"]
+    }
+    seq = ("N one", "E two", "S game spades", "N pass", "E pass")
+    assert outcome(*seq, order=AUSTRIAN_SUIT_ORDER).suit is Suit.SPADES
+
+
+def test_game_after_one_may_be_in_spades():
+    assert outcome("N one", "E game spades", "S pass", "N pass").suit is Suit.SPADES
 
 
 def test_nothing_is_said_after_hearts():
@@ -304,6 +387,82 @@ def test_a_passed_out_auction_needs_a_passed_out_deal():
     assert problems_of(data) == {"auction": ["auction_mismatch"]}
 
 
+def test_a_passed_out_sheet_naming_a_declarer_gets_one_clear_error():
+    data = {
+        "contract": "passed",
+        "declarer": "N",
+        "seats": ["N", "E", "S"],
+        "auction": ["N pass", "E pass", "S pass"],
+    }
+    with pytest.raises(InvalidInput) as caught:
+        deal_from_json(data)
+    assert caught.value.problems.codes() == {"declarer": ["passed_out_field"]}
+    assert caught.value.render() == {
+        "declarer": "в распасованной сдаче нет разыгрывающего: все спасовали в торговле, "
+        "никто не играет"
+    }
+    assert caught.value.render("en") == {
+        "declarer": "a passed-out deal has no declarer: everybody passed in the auction, "
+        "nobody plays"
+    }
+
+
+def test_a_passed_out_sheet_whose_auction_has_a_contract_says_so():
+    data = {
+        "contract": "passed",
+        "seats": ["N", "E", "S"],
+        "auction": ["N one", "E pass", "S pass"],
+    }
+    with pytest.raises(InvalidInput) as caught:
+        deal_from_json(data)
+    assert caught.value.render() == {
+        "auction": "по торговле — N играет «раз», а в протоколе — распас"
+    }
+
+
+def test_a_sheet_without_a_declarer_reports_only_the_missing_declarer():
+    data = {k: v for k, v in BASE.items() if k != "declarer"}
+    data["auction"] = ["N one", "E pass", "S pass"]
+    assert problems_of(data) == {"declarer": ["required"]}
+
+
+GAME_AFTER_TWO = {
+    "declarer": "S",
+    "contract": "game",
+    "defenders": {"N": "whist", "E": "whist"},
+    "tricks": {"S": 6, "N": 2, "E": 2},
+    "auction": ["N one", "E two", "S game", "N pass", "E pass"],
+}
+
+
+def test_game_after_two_may_not_be_in_spades():
+    data = dict(GAME_AFTER_TWO, trump="spades")
+    assert problems_of(data) == {"trump": ["game_trump_below_level"]}
+    with pytest.raises(InvalidInput) as caught:
+        deal_from_json(data)
+    assert caught.value.render() == {
+        "trump": "«игра» после «два» в торговле: козырь не ниже достигнутого — трефы или бубны"
+    }
+
+
+@pytest.mark.parametrize("trump", ["clubs", "diamonds"])
+def test_game_after_two_is_played_in_clubs_or_diamonds(trump):
+    assert settle_json(dict(GAME_AFTER_TWO, trump=trump))["failed"] == []
+
+
+def test_game_after_two_in_the_pagat_order_is_not_in_clubs():
+    pagat = {"suit_order": "pagat"}
+    assert problems_of(dict(GAME_AFTER_TWO, trump="clubs", rules=pagat)) == {
+        "trump": ["game_trump_below_level"]
+    }
+    assert settle_json(dict(GAME_AFTER_TWO, trump="spades", rules=pagat))["failed"] == []
+
+
+def test_game_without_an_auction_may_be_in_any_suit_but_hearts():
+    data = {k: v for k, v in GAME_AFTER_TWO.items() if k != "auction"}
+    assert settle_json(dict(data, trump="spades"))["failed"] == []
+
+
 def test_the_game_suit_must_be_the_trump():
     data = dict(
         BASE, contract="game", trump="clubs", auction=["N game diamonds", "E pass", "S pass"]
@@ -358,3 +517,140 @@ def test_auction_messages_are_in_russian():
     assert caught.value.render() == {
         "auction.1": "цифры повышаются по одной, без скачков: сейчас можно только «два»"
     }
+
+
+# --- Properties ---------------------------------------------------------------------------
+
+NUMBERS = ("one", "two", "three", "four")
+SUITS = (None, *Suit)
+
+
+@st.composite
+def auctions(draw):
+    """Calls by the three players in turn (passers and «игра» bidders are skipped, as at the
+    table), numbers mostly one above the last: near-legal auctions, the engine decides.
+
+    Returns (accepted, refused, suit order): the calls the engine accepted, in order, and
+    the calls it refused on the way as (how many calls were accepted before, call)."""
+    order = [N, E, S]
+    suit_order = draw(st.sampled_from([SEED_SUIT_ORDER, AUSTRIAN_SUIT_ORDER]))
+    out: set[Seat] = set()
+    accepted: list[Call] = []
+    refused: list[tuple[int, Call]] = []
+    turn, level = 0, 0
+    for _ in range(draw(st.integers(1, 20))):
+        if len(out) == 3 or legal(accepted, suit_order):
+            break
+        while order[turn % 3] in out:
+            turn += 1
+        seat = order[turn % 3]
+        kind = draw(st.sampled_from(["next", "next", "hold", "pass", "pass", "game", "number",
+                                     "hearts"]))  # fmt: skip
+        if kind == "next":
+            bid = NUMBERS[min(level, 3)]
+        elif kind == "number":
+            bid = draw(st.sampled_from(NUMBERS))
+        else:
+            bid = kind
+        suit = draw(st.sampled_from(SUITS)) if bid == "game" else None
+        call = Call(seat, bid, suit)
+        if legal([*accepted, call], suit_order) is False:
+            refused.append((len(accepted), call))
+            continue
+        accepted.append(call)
+        level = max(level, call.bid.level or 0)
+        if bid in ("pass", "game"):
+            out.add(seat)
+        turn += 1
+    return accepted, refused, suit_order
+
+
+def legal(calls_, order):
+    """The outcome of a legal (perhaps unfinished) auction, or False if a call is refused."""
+    result, problems = check_auction(calls_, THREE_HANDED, N, order)
+    if problems.codes() in ({}, {"auction": ["auction_unfinished"]}):
+        return result
+    return False
+
+
+def outbid_numbers(calls_):
+    """Indexes of numbers named by a player whose last number was outbid since."""
+    found = []
+    for i, call in enumerate(calls_):
+        mine = [j for j in range(i) if calls_[j].seat is call.seat and calls_[j].bid.level]
+        if call.bid.level and mine and any(c.bid.level for c in calls_[mine[-1] + 1 : i]):
+            found.append(i)
+    return found
+
+
+@settings(max_examples=400)
+@given(auctions())
+def test_no_accepted_auction_lets_an_outbid_player_name_a_number_again(drawn):
+    accepted, refused, order = drawn
+    assert outbid_numbers(accepted) == []
+    for before, call in refused:
+        tried = [*accepted[:before], call]
+        if outbid_numbers(tried):
+            # Refused, and for that reason (or because «игра» was bid: numbers are over).
+            _, problems = check_auction(tried, THREE_HANDED, N, order)
+            codes = problems.codes()[f"auction.{before}"]
+            assert codes in (["outbid_number"], ["outbid_number_pass"], ["number_after_game"])
+
+
+def next_speaker(calls_, order):
+    """Who speaks next in an unfinished legal auction (None when it is over)."""
+    _, problems = check_auction(calls_, THREE_HANDED, N, order)
+    unfinished = problems.by_field.get("auction")
+    return unfinished[0].params["seat"] if unfinished else None
+
+
+@settings(max_examples=400)
+@given(auctions())
+def test_a_held_player_may_always_name_the_next_number(drawn):
+    accepted, _, order = drawn
+    for end in range(1, len(accepted) + 1):
+        prefix = accepted[:end]
+        if prefix[-1].bid != "hold":
+            continue
+        level = max(c.bid.level or 0 for c in prefix)
+        held = [c.seat for c in prefix if c.bid.level == level][-1]
+        if level < 4 and next_speaker(prefix, order) is held:
+            assert legal([*prefix, Call(held, NUMBERS[level])], order) is not False
+
+
+@settings(max_examples=400)
+@given(auctions())
+def test_an_accepted_game_call_is_never_below_the_number_reached(drawn):
+    calls_, _, order = drawn
+    reached = 0
+    for call in calls_:
+        if call.bid.level:
+            reached = call.bid.level
+        if call.bid == "game" and call.suit is not None:
+            assert call.suit is not Suit.HEARTS
+            assert order.index(call.suit) + 1 >= reached
+
+
+@settings(max_examples=400)
+@given(auctions(), st.sampled_from(list(Suit)))
+def test_the_trump_of_game_after_a_number_is_never_below_that_number(drawn, trump):
+    calls_, _, order = drawn
+    result = legal(calls_, order)
+    if not result or result.contract is not Contract.GAME:
+        return
+    reached = max((c.bid.level or 0 for c in calls_), default=0)
+    deal = Deal(
+        contract=Contract.GAME,
+        declarer=result.declarer,
+        trump=trump,
+        defenders={s: Defence.PASS for s in THREE_HANDED if s is not result.declarer},
+        auction=tuple(calls_),
+        rules=Rules(suit_order=order),
+    )
+    rank = order.index(trump) + 1
+    expected_ok = (
+        trump is not Suit.HEARTS
+        and rank >= max(reached, 1)
+        and (result.suit is None or result.suit is trump)
+    )
+    assert (not validate(deal)) is expected_ok, validate(deal).codes()

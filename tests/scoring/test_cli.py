@@ -93,6 +93,40 @@ def test_settle_refuses_eleven_tricks():
     assert errors == {"tricks": "взятки должны в сумме давать 10, а дают 11"}
 
 
+def test_settle_gives_the_auction_and_trump_rules_of_issue_9():
+    outbid = dict(
+        LESNOY, contract="three", trump="hearts", auction=["N раз", "E два", "S пас", "N три"]
+    )
+    game_after_two = {
+        "declarer": "S",
+        "contract": "game",
+        "trump": "spades",
+        "defenders": {"N": "pass", "E": "pass"},
+        "auction": ["N one", "E two", "S game", "N pass", "E pass"],
+    }
+    passed_with_declarer = {
+        "contract": "passed",
+        "declarer": "N",
+        "seats": ["N", "E", "S"],
+        "auction": ["N pass", "E pass", "S pass"],
+    }
+    errors = assert_refused(settle([outbid, game_after_two, passed_with_declarer]))
+    assert errors == {
+        "0.auction.3": "цифру N перебили: теперь N может только сказать «здесь» или спасовать, "
+        "назвать цифру выше нельзя",
+        "1.trump": "«игра» после «два» в торговле: козырь не ниже достигнутого — трефы или бубны",
+        "2.declarer": "в распасованной сдаче нет разыгрывающего: все спасовали в торговле, "
+        "никто не играет",
+    }
+    held_at_four = ["N one", "E two", "S pass", "N hold", "E three", "N hold", "E four", "N hold"]
+    hold = dict(LESNOY, contract="four", trump="hearts", auction=[*held_at_four, "E hold"])
+    errors = assert_refused(settle(hold, "--lang", "en"))
+    assert errors == {
+        "auction.8": "only a player who spoke before N can hold, and there is no number above "
+        "«four»: E can only pass"
+    }
+
+
 def test_settle_names_the_index_of_a_bad_deal_in_a_list():
     bad = dict(LESNOY, tricks={"N": 6, "E": 3, "S": 2})
     errors = assert_refused(settle([LESNOY, bad]))

@@ -150,7 +150,7 @@ def _block(body: str, wrapper: str) -> str:
         ({"tricks_E": "2"}, "group-tricks", "взятки должны в сумме давать 10, а дают 9"),
         ({"defence_E": "invited"}, "f-defence_E", "пригласить может только вистующий"),
         ({"defence_S": ""}, "group-defenders", "защитников должно быть двое, а указано 1"),
-        ({"contract": "passed"}, "group-declarer", "в распасованной сдаче этого нет"),
+        ({"contract": "passed"}, "group-declarer", "в распасованной сдаче нет разыгрывающего"),
         ({"auction": "E one, N pass"}, "f-auction", "торговлю начинает первая рука — N"),
         ({"tricks_S": "1"}, "f-tricks_S", "пасующий без приглашения не играет"),
     ],

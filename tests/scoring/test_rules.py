@@ -12,6 +12,7 @@ from scoring.boards import CLOCKWISE, Seat
 from scoring.rules import (
     AUSTRIAN_SUIT_ORDER,
     SEED_SUIT_ORDER,
+    Call,
     Contract,
     Deal,
     Defence,
@@ -23,6 +24,7 @@ from scoring.rules import (
     TrumpPot,
     allowed_trumps,
     deal_from_json,
+    reached_level,
     settle,
     settle_json,
     stake_of,
@@ -141,6 +143,39 @@ def test_the_levels_allow_trumps_from_their_rank_up():
     assert allowed_trumps(Contract.TWO) == (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
     assert allowed_trumps(Contract.THREE) == (Suit.DIAMONDS, Suit.HEARTS)
     assert allowed_trumps(Contract.FOUR) == (Suit.HEARTS,)
+
+
+def test_game_after_a_number_allows_trumps_from_the_level_reached_but_never_hearts():
+    assert allowed_trumps(Contract.GAME) == (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS)
+    assert allowed_trumps(Contract.GAME, reached=1) == (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS)
+    assert allowed_trumps(Contract.GAME, reached=2) == (Suit.CLUBS, Suit.DIAMONDS)
+    assert allowed_trumps(Contract.GAME, reached=3) == (Suit.DIAMONDS,)
+    assert allowed_trumps(Contract.GAME, AUSTRIAN_SUIT_ORDER, 2) == (Suit.SPADES, Suit.DIAMONDS)
+    assert allowed_trumps(Contract.HEARTS, reached=2) == (Suit.HEARTS,)
+
+
+def test_the_level_reached_is_the_highest_number_named():
+    seq = [Call(N, "one"), Call(E, "two"), Call(S, "game"), Call(N, "pass"), Call(E, "pass")]
+    assert reached_level(seq) == 2
+    assert reached_level([Call(N, "game"), Call(E, "pass"), Call(S, "pass")]) == 0
+    assert reached_level([]) == 0
+
+
+@given(
+    st.sampled_from([Contract.ONE, Contract.TWO, Contract.THREE, Contract.FOUR, Contract.GAME]),
+    st.integers(0, 4),
+    st.sampled_from([SEED_SUIT_ORDER, AUSTRIAN_SUIT_ORDER]),
+)
+def test_no_allowed_trump_is_below_the_level_reached_or_the_contract(contract, reached, order):
+    floor = max(reached, contract.level or 0)
+    for suit in allowed_trumps(contract, order, reached):
+        assert order.index(suit) + 1 >= floor
+        assert not (contract is Contract.GAME and suit is Suit.HEARTS)
+    # And nothing above the floor is left out.
+    expected = [s for s in order if order.index(s) + 1 >= floor]
+    if contract is Contract.GAME:
+        expected = [s for s in expected if s is not Suit.HEARTS]
+    assert list(allowed_trumps(contract, order, reached)) == expected
 
 
 def test_the_alternative_suit_order_swaps_spades_and_clubs():
@@ -358,6 +393,17 @@ def test_a_passed_out_deal_has_no_declarer_trump_defenders_or_tricks():
         "defenders": ["passed_out_field"],
         "tricks": ["passed_out_field"],
     }
+
+
+def test_the_passed_out_messages_name_the_field():
+    with pytest.raises(InvalidInput) as caught:
+        deal_from_json(dict(deal(contract="passed"), seats=["N", "E", "S"]))
+    texts = caught.value.render()
+    assert texts["declarer"].startswith("в распасованной сдаче нет разыгрывающего")
+    assert texts["trump"].startswith("в распасованной сдаче нет козыря")
+    assert texts["defenders"].startswith("в распасованной сдаче нет защитников")
+    assert texts["tricks"].startswith("в распасованной сдаче нет взяток")
+    assert caught.value.render("en")["trump"].startswith("a passed-out deal has no trump")
 
 
 # --- Input shape and messages -------------------------------------------------------------
