@@ -5,11 +5,14 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-# Tests run on PostgreSQL and Redis; these are the local servers unless set.
+# The suite runs twice: on PostgreSQL + Redis (these local servers unless set) and on the
+# embedded default of `make run` (SQLite + the filesystem broker, under var/test-embedded).
 TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/preference)
 TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
+PYTEST := $(PY) -m pytest -n 2 --dist loadgroup
 
-.PHONY: run test install install-dev lint format bench migrate messages clean
+.PHONY: run test test-postgres test-embedded system-deps install install-dev lint format \
+	bench migrate messages clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -36,9 +39,26 @@ run: migrate
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py serve --port $(PORT)
 
-test: install-dev
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
-	  $(PY) -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+system-deps:
+	@sh scripts/system-deps.sh
+
+# Both backends run even when the first fails, so one run shows every failure.
+test: install-dev system-deps
+	@pg=0; sq=0; \
+	$(MAKE) --no-print-directory test-postgres || pg=$$?; \
+	$(MAKE) --no-print-directory test-embedded || sq=$$?; \
+	echo "== PostgreSQL + Redis: $$([ $$pg = 0 ] && echo passed || echo FAILED);" \
+	  "SQLite + filesystem broker: $$([ $$sq = 0 ] && echo passed || echo FAILED)"; \
+	[ $$pg = 0 ] && [ $$sq = 0 ]
+
+test-postgres: install-dev system-deps
+	@echo "== the suite on PostgreSQL + Redis"
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) $(PYTEST_ARGS)
+
+test-embedded: install-dev system-deps
+	@echo "== the suite on the embedded default: SQLite + the filesystem broker"
+	rm -rf var/test-embedded
+	env -u DATABASE_URL -u REDIS_URL VAR_DIR=$(CURDIR)/var/test-embedded $(PYTEST) $(PYTEST_ARGS)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

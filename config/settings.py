@@ -101,12 +101,17 @@ DATABASE_URL = env_url("DATABASE_URL", {"postgres", "postgresql", "sqlite"})
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
 else:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "db.sqlite3",
-            "OPTIONS": {"timeout": 20},
-        }
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "db.sqlite3"}}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves a web server's threads and a worker at once. A write
+    # transaction takes its lock when it begins (IMMEDIATE), so a writer waits its turn
+    # (timeout, seconds) instead of failing with «database is locked» when a transaction that
+    # began reading must upgrade; WAL lets readers go on while one writes.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        **DATABASES["default"].get("OPTIONS", {}),
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -199,11 +204,25 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# Quiet logs: what a poll or a routine clock sweep does is not logged (hundreds of phones
+# poll every second or two); what acts or fails is. The web server's access log is filtered
+# the same way (config/gunicorn.py).
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # «Task … received» / «succeeded» for every task, and beat's «Sending due task» for
+        # every sweep: several lines a second. The tasks log what they did themselves.
+        "celery.app.trace": {"level": "WARNING"},
+        "celery.worker.strategy": {"level": "WARNING"},
+        "celery.beat": {"level": "WARNING"},
+    },
 }
 
 # Plain HTTP on loopback by default; a deployment behind TLS turns these on.

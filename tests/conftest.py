@@ -1,6 +1,9 @@
-"""Shared fixtures. The suite runs on real PostgreSQL and Redis and refuses to run without them."""
+"""Shared fixtures. The suite runs on real services: PostgreSQL + Redis, or the embedded
+default (SQLite + the filesystem broker); it refuses a half-set or unreachable pair."""
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -24,22 +27,75 @@ def _reachable(url: str, default_port: int) -> tuple[bool, str]:
         return False, f"{host}:{port} ({error})"
 
 
+#: The two backends the suite runs on: PostgreSQL + Redis, and the embedded default of
+#: ``make run`` (SQLite + the filesystem broker). ``make test`` runs the suite on each.
+POSTGRES = ("postgres://", "postgresql://")
+
+
+def backend() -> str:
+    """«postgresql» or «sqlite»: which of the two the suite runs on now."""
+    return "postgresql" if os.environ.get("DATABASE_URL", "").startswith(POSTGRES) else "sqlite"
+
+
+def pytest_configure(config):
+    # One run's test databases are its own, so two runs on one server (two developers, the
+    # suite beside a bench) never drop each other's. xdist workers inherit the variable.
+    os.environ.setdefault("PREFERENCE_TEST_RUN", uuid.uuid4().hex[:6])
+    config.addinivalue_line(
+        "markers", "postgresql_only(reason): needs what SQLite lacks (row locks); says why"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if backend() == "postgresql":
+        return
+    for item in items:
+        marker = item.get_closest_marker("postgresql_only")
+        if marker is not None:
+            why = marker.kwargs.get("reason") or (marker.args[0] if marker.args else "")
+            item.add_marker(pytest.mark.skip(reason=f"PostgreSQL only: {why}"))
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    from django.conf import settings
+
+    run = os.environ["PREFERENCE_TEST_RUN"]
+    for db in settings.DATABASES.values():
+        test = db.setdefault("TEST", {})
+        if db["ENGINE"] == "django.db.backends.sqlite3":
+            # A file, not memory: the Celery workers and live servers of the tests are other
+            # processes and threads that must see the same database.
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+            folder = Path(settings.VAR_DIR) / "test-db"
+            folder.mkdir(parents=True, exist_ok=True)
+            test["NAME"] = str(folder / f"test-{run}-{worker}.sqlite3")
+        else:
+            test["NAME"] = f"{test.get('NAME') or 'test_' + db['NAME']}_{run}"
+
+
 def pytest_sessionstart(session):
     problems = []
     db_url = os.environ.get("DATABASE_URL", "")
     redis_url = os.environ.get("REDIS_URL", "")
-    if not db_url.startswith(("postgres://", "postgresql://")):
-        problems.append("DATABASE_URL must point at PostgreSQL (run the suite with `make test`).")
-    else:
+    if db_url and not db_url.startswith(POSTGRES):
+        problems.append("DATABASE_URL must point at PostgreSQL, or be unset for SQLite.")
+    if bool(db_url) != bool(redis_url):
+        problems.append(
+            "Set both DATABASE_URL (PostgreSQL) and REDIS_URL, or neither (the embedded "
+            "SQLite + filesystem broker); run the suite with `make test`."
+        )
+    if db_url.startswith(POSTGRES):
         ok, where = _reachable(db_url, 5432)
         if not ok:
             problems.append(f"PostgreSQL is not reachable at {where}.")
-    if not redis_url.startswith(("redis://", "rediss://")):
-        problems.append("REDIS_URL must point at Redis (run the suite with `make test`).")
-    else:
-        ok, where = _reachable(redis_url, 6379)
-        if not ok:
-            problems.append(f"Redis is not reachable at {where}.")
+    if redis_url:
+        if not redis_url.startswith(("redis://", "rediss://")):
+            problems.append("REDIS_URL must point at Redis.")
+        else:
+            ok, where = _reachable(redis_url, 6379)
+            if not ok:
+                problems.append(f"Redis is not reachable at {where}.")
     if problems:
         pytest.exit("The test suite needs real services:\n  " + "\n  ".join(problems), returncode=3)
 
@@ -93,11 +149,14 @@ def other_event(other_director):
 def _close_stray_database_sessions(django_db_setup):
     """Before the test database is dropped, end the sessions that workers, live servers or
     browsers' requests left open, so the drop never fails on "being accessed by others"."""
-    import psycopg2
     from django.db import connection
 
     db = dict(connection.settings_dict)
     yield
+    if connection.vendor != "postgresql":
+        return
+    import psycopg2
+
     admin = psycopg2.connect(
         host=db["HOST"] or "127.0.0.1",
         port=db["PORT"] or 5432,
@@ -121,6 +180,8 @@ def _test_database_url() -> str:
     from django.db import connection
 
     db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
     return f"postgres://{db['USER'] or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
@@ -159,8 +220,15 @@ class WorkerProcess:
         ]
         if beat:
             args += ["--beat", "--schedule", str(logs / f"beat-{queue}-{uuid.uuid4().hex[:4]}")]
+        # Its own process group: a worker with --beat forks the beat, and a SIGKILL of the
+        # worker alone would leave that child sweeping the broker for ever.
         self.process = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT
+            args,
+            cwd=ROOT,
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
 
     def wait_ready(self, timeout: float = 30) -> "WorkerProcess":
@@ -169,16 +237,18 @@ class WorkerProcess:
 
     def stop(self, *, kill: bool = False) -> None:
         if self.process.poll() is None:
-            if kill:
-                self.process.kill()
-            else:
-                self.process.terminate()
+            self._signal(signal.SIGKILL if kill else signal.SIGTERM)
             try:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=5)
+        self._signal(signal.SIGKILL)  # whatever the group still holds (the beat)
         self._log.close()
+
+    def _signal(self, sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, sig)
 
 
 def _wait_for_worker(queue: str, timeout: float) -> None:

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 WEB_OPTIONS = (
     "--workers 2 --threads 8 --worker-class gthread --timeout 60 --graceful-timeout 5 "
-    "--access-logfile -"
+    "--access-logfile - --logger-class config.gunicorn.QuietAccessLogger"
 )
 WORKER_OPTIONS = "--loglevel INFO --pool threads --concurrency 4"
 
