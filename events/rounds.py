@@ -5,6 +5,7 @@ arguments: a conditional UPDATE on the round's state and end instant decides who
 so a late, duplicated or stale task (after a pause or an extension) changes nothing.
 """
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
@@ -100,6 +101,52 @@ def round_start(rnd: Round, *, length_seconds: int | None = None) -> Round:
 
 def room_next_round(room) -> Round | None:
     return room.rounds.filter(state=State.PENDING).order_by("number").first()
+
+
+@dataclass(frozen=True)
+class RoomStart:
+    """What «start the next round in every room» did in one room: ``started``, ``running``
+    (a round is already on the clock: left alone), ``done`` (every round played) or
+    ``refused`` (``message`` says why)."""
+
+    room: object
+    outcome: str
+    round: int | None = None
+    message: str = ""
+
+
+@transaction.atomic
+def session_start_rounds(session, *, length_seconds: int | None = None) -> list[RoomStart]:
+    """«Начало тура!» in every room of the session at once: each room's next round starts
+    through :func:`round_start`. A room whose round is already on the clock, or that has
+    played every round, is reported and left alone; a refusal in one room (its savepoint is
+    rolled back) does not stop the others."""
+    if length_seconds is not None and not 1 <= length_seconds <= 4 * 3600:
+        raise ValidationError({"length": _("A round lasts from 1 second to 4 hours.")})
+    done = []
+    for room in session.rooms.select_related("session__event").order_by("number"):
+        on_clock = room.rounds.filter(state__in=[State.RUNNING, State.PAUSED]).first()
+        if on_clock is not None:
+            done.append(RoomStart(room, "running", on_clock.number))
+            continue
+        following = room_next_round(room)
+        if following is None:
+            done.append(RoomStart(room, "done"))
+            continue
+        try:
+            with transaction.atomic():
+                round_start(following, length_seconds=length_seconds)
+        except ValidationError as error:
+            # Another director may have started it a moment ago: that is «running», not a fault.
+            started = room.rounds.filter(state__in=[State.RUNNING, State.PAUSED]).first()
+            if started is not None:
+                done.append(RoomStart(room, "running", started.number))
+            else:
+                message = " ".join(error.messages)
+                done.append(RoomStart(room, "refused", following.number, message))
+        else:
+            done.append(RoomStart(room, "started", following.number))
+    return done
 
 
 @transaction.atomic

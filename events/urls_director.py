@@ -49,6 +49,11 @@ urlpatterns = [
         name="room_console",
     ),
     path(
+        "events/<int:pk>/sessions/<int:number>/rounds/start/",
+        views.session_rounds_start,
+        name="session_rounds_start",
+    ),
+    path(
         "events/<int:pk>/rounds/<int:round_pk>/<slug:action>/",
         views.round_action,
         name="round_action",

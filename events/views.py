@@ -7,8 +7,9 @@ from django.db.models import Count, Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -331,7 +332,17 @@ def _grid(state: console.Console) -> list[dict]:
     ]
 
 
-def _room_page(request, event, room, *, typed=None, status=200, round_number=None):
+def _room_page(
+    request,
+    event,
+    room,
+    *,
+    typed=None,
+    status=200,
+    round_number=None,
+    field_errors=None,
+    confirm_end=False,
+):
     log = (
         Announcement.objects.filter(room=room)
         .select_related("round", "room")
@@ -359,6 +370,9 @@ def _room_page(request, event, room, *, typed=None, status=200, round_number=Non
                 for a in log[:100]
             ],
             "typed": typed or {},
+            "field_errors": field_errors or {},
+            "confirm_end": confirm_end,
+            "other_rooms": room.session.rooms.exclude(pk=room.pk).exists(),
             "console": state,
             "legend": [
                 (name, *console.LEGEND[name], state.counts[name]) for name in console.STATES
@@ -375,7 +389,13 @@ def room_detail(request, pk, room_pk):
     late tables, and the ways to act on them."""
     event = event_for(request.user, pk)
     room = _room(event, room_pk)
-    return _room_page(request, event, room, round_number=_round_asked(request))
+    return _room_page(
+        request,
+        event,
+        room,
+        round_number=_round_asked(request),
+        confirm_end=request.GET.get("confirm") == "end",
+    )
 
 
 @never_cache
@@ -402,19 +422,64 @@ def round_action(request, pk, round_pk, action):
     service = ROUND_ACTIONS.get(action)
     if service is None:
         raise Http404(_("No such clock action."))
+    if action == "end" and request.POST.get("confirm") != "yes":
+        # Ending a round cannot be undone: ask first (the page shows what it will do).
+        return _room_page(request, event, rnd.room, confirm_end=True)
     kwargs = {}
     try:
         if action == "adjust":
-            kwargs["seconds"] = _int_field(request.POST, "minutes", _("minutes")) * 60
+            if not request.POST.get("minutes", "").strip():
+                raise ValidationError(
+                    _(
+                        "«Add minutes»: type how many minutes to add, e.g. 5, or a negative "
+                        "number such as −2 to take time off."
+                    )
+                )
+            kwargs["seconds"] = _int_field(request.POST, "minutes", _("Add minutes")) * 60
         elif action == "start" and request.POST.get("minutes", "").strip():
             kwargs["length_seconds"] = _int_field(request.POST, "minutes", _("minutes")) * 60
         service(rnd, **kwargs)
     except ValidationError as error:
-        # Show the refusal on the page itself, keeping what was typed.
-        messages.error(request, " ".join(error.messages))
+        # Show the refusal on the page itself, next to the field, keeping what was typed.
+        text = " ".join(error.messages)
+        messages.error(request, text)
         typed = {action: request.POST.get("minutes", "")}
-        return _room_page(request, event, rnd.room, typed=typed, status=400)
+        return _room_page(
+            request, event, rnd.room, typed=typed, status=400, field_errors={action: text}
+        )
     return redirect("director:room_detail", pk=event.pk, room_pk=rnd.room_id)
+
+
+#: What «start the next round in every room» tells about each room.
+ROOM_START_TEXTS = {
+    "started": (messages.SUCCESS, gettext_lazy("%(room)s: round %(round)s started.")),
+    "running": (
+        messages.INFO,
+        gettext_lazy("%(room)s: round %(round)s is already on the clock; left as it is."),
+    ),
+    "done": (messages.INFO, gettext_lazy("%(room)s: every round has been played.")),
+    "refused": (messages.ERROR, gettext_lazy("%(room)s: round %(round)s not started. %(why)s")),
+}
+
+
+@login_required
+@require_POST
+def session_rounds_start(request, pk, number):
+    """«Начать тур во всех комнатах»: the next round of every room of the session, in one
+    click and one transaction; the result is told room by room."""
+    event = event_for(request.user, pk)
+    session = get_object_or_404(event.sessions, number=number)
+    for done in rounds.session_start_rounds(session):
+        level, text = ROOM_START_TEXTS[done.outcome]
+        messages.add_message(
+            request,
+            level,
+            text % {"room": done.room, "round": done.round, "why": done.message},
+        )
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)
+    return redirect("director:room_list", pk=event.pk)
 
 
 def _int_field(data, name, label) -> int:

@@ -27,6 +27,7 @@
   function Console(root) {
     this.root = root;
     this.url = root.getAttribute("data-console-url");
+    this.pageUrl = root.getAttribute("data-page-url");
     this.version = root.getAttribute("data-version");
     this.controls = root.getAttribute("data-controls");
     this.interval = parseInt(root.getAttribute("data-poll-ms") || "3000", 10);
@@ -217,7 +218,10 @@
     var controls = document.getElementById("clock-controls");
     if (controls && controls.contains(document.activeElement)) { this.partsDue = true; return; }
     this.partsDue = false;
-    fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+    // The room page itself, not window.location: after a refused action or a confirmation
+    // the browser shows a POST's answer, whose address cannot be fetched again.
+    var page = window.location.search.indexOf("confirm=") >= 0 || !this.pageUrl ? window.location.href : this.pageUrl;
+    fetch(page, { cache: "no-store", credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
       .then(function (html) {
         var page = new DOMParser().parseFromString(html, "text/html");
