@@ -70,7 +70,7 @@ def test_a_deal_played_at_two_of_five_tables_explains_the_restated_top(client, s
     assert 'id="traveller-note"' in body
     assert "у 2 из 5 столов" in body and "Нойберга" in body
     # n = 2, N = 5: the best (100 % plain) restates to 81.25 %, the worst to 18.75 %.
-    assert "81.25 % вместо 100 %" in body and "18.75 % вместо 0 %" in body
+    assert "81.25\xa0% вместо 100\xa0%" in body and "18.75\xa0% вместо 0\xa0%" in body
     assert body.count("81.25") >= 2 and body.count("18.75") >= 2  # the note and the table
 
 
@@ -102,7 +102,7 @@ def test_a_lone_result_and_artificial_scores_are_explained(client, session15, di
     services.sheet_record(one, deal, THREE_DIAMONDS, by_user=director)
     services.adjustments_table_create(two, by_user=director, score="A+", reason="x", deal=deal)
     body = _traveller(client, deal)
-    assert "у 1 из 5 столов" in body and "получает 50 %" in body
+    assert "у 1 из 5 столов" in body and "получает 50\xa0%" in body
     assert "Искусственные результаты (A+, A, A−) не сравниваются" in body
 
 
@@ -112,4 +112,4 @@ def test_the_directors_preview_shows_the_same_note(director_client, session15, d
     services.sheet_record(one, deal, THREE_DIAMONDS, by_user=director)
     services.sheet_record(two, deal, sheet(tricks={"N": 8, "E": 2}), by_user=director)
     body = _traveller(director_client, deal)
-    assert 'class="preview-banner"' in body and "81.25 % вместо 100 %" in body
+    assert 'class="preview-banner"' in body and "81.25\xa0% вместо 100\xa0%" in body

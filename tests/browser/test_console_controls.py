@@ -1,0 +1,101 @@
+"""In Chromium: the round starts in both rooms with one click, ending a round asks first,
+«Add minutes» refuses an empty value on its field; a whole table's artificial scores in one
+form; a two-room traveller with rooms, names and the Neuberg note. At 1280 px and 360 px."""
+
+import pytest
+from playwright.sync_api import expect
+
+from events.models import Event, Round
+from scoring import services
+from scoring.models import Adjustment, TablePlay
+from tests.browser.a11y import check_page
+from tests.conftest import seat_players
+from tests.scoring.conftest import THREE_DIAMONDS, deal_of, play_of, sheet
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _login(page, live_server):
+    page.goto(f"{live_server.url}/director/login/")
+    page.get_by_label("Имя пользователя").fill("judge")
+    page.get_by_label("Пароль").fill("s3cret-pass-1")
+    page.get_by_role("button", name="Войти").click()
+    expect(page).to_have_url(f"{live_server.url}/director/")
+
+
+def test_two_rooms_start_together_and_ending_asks_first(
+    live_server, laptop, phone, event, director, shot
+):
+    session = seat_players(event, 30, seats=3)
+    room = session.rooms.get(number=1)
+    url = f"{live_server.url}/director/events/{event.pk}/rooms/{room.pk}/"
+    _login(laptop, live_server)
+    laptop.goto(url)
+    laptop.get_by_role("button", name="Начать тур во всех комнатах").click()
+    expect(laptop.get_by_text("Комната 1: тур 1 начат.")).to_be_visible()
+    expect(laptop.get_by_text("Комната 2: тур 1 начат.")).to_be_visible()
+    assert Round.objects.filter(room__session=session, state="running").count() == 2
+
+    # «Add minutes» starts empty; sending it empty is refused next to the field.
+    minutes = laptop.get_by_label("Добавить минут (отрицательное — убавить)")
+    expect(minutes).to_have_value("")
+    laptop.get_by_role("button", name="Изменить время").click()
+    expect(laptop.locator("#adjust-minutes-error")).to_contain_text("укажите, сколько минут")
+
+    laptop.goto(url)
+    laptop.get_by_role("button", name="Завершить тур сейчас").click()
+    expect(laptop.locator("#confirm-end")).to_be_visible()
+    assert Round.objects.get(room=room, number=1).state == "running"
+    assert check_page(laptop) == []
+    shot(laptop, "console-confirm-end")
+    laptop.get_by_role("button", name="Да, завершить тур 1 сейчас").click()
+    expect(laptop.get_by_role("button", name="Начать тур 2")).to_be_visible()
+    assert Round.objects.get(room=room, number=1).state == "finished"
+    expect(laptop.locator("#lag-help")).to_contain_text("Опоздание, с")
+    shot(laptop, "console-two-rooms")
+
+    _login(phone, live_server)
+    phone.goto(url + "?confirm=end")
+    assert check_page(phone) == [], check_page(phone)
+    shot(phone, "console-two-rooms-phone")
+
+
+def test_a_whole_table_scored_at_once_and_the_two_room_traveller(
+    live_server, laptop, phone, event, director, shot
+):
+    session = seat_players(event, 30, seats=3)
+    play = play_of(session, 1, 2, room_number=2)
+    _login(laptop, live_server)
+    laptop.goto(f"{live_server.url}/director/events/{event.pk}/scores/plays/{play.pk}/")
+    laptop.get_by_role("link", name="Искусственные результаты всему столу").click()
+    expect(laptop.locator("#table-scores")).to_be_visible()
+    expect(laptop.locator("#id_table")).to_have_value("2")
+    laptop.locator("#id_reason").fill("стол не играл тур")
+    laptop.get_by_role("button", name="Выставить результаты").click()
+    expect(laptop.get_by_text("выставлено 9 искусственных результатов")).to_be_visible()
+    assert Adjustment.objects.filter(play=play, score="A").count() == 9
+    laptop.goto(f"{live_server.url}/director/events/{event.pk}/scores/adjustments/")
+    assert check_page(laptop) == []
+    shot(laptop, "adjustments-table")
+
+    # Deal 1 played at two tables only (one per room): the traveller explains 83.33 %.
+    deal = deal_of(play_of(session, 1, 1), 1)
+    plays = list(
+        TablePlay.objects.filter(board_set=deal.board_set).exclude(pk=play.pk).order_by("pk")
+    )
+    services.sheet_record(plays[0], deal, THREE_DIAMONDS, by_user=director)
+    services.sheet_record(plays[-1], deal, sheet(tricks={"N": 8, "E": 2}), by_user=director)
+    Event.objects.filter(pk=event.pk).update(results_public=True)
+    traveller = f"{live_server.url}/e/{event.slug}/results/deals/{deal.pk}/"
+    laptop.goto(traveller)
+    expect(laptop.locator("#traveller-note")).to_contain_text("Нойберга")
+    expect(laptop.locator("#traveller th", has_text="Комната")).to_have_count(1)
+    shot(laptop, "traveller-two-rooms")
+    phone.goto(traveller)
+    assert check_page(phone) == [], check_page(phone)
+    shot(phone, "traveller-two-rooms-phone")
+    phone.goto(f"{live_server.url}/director/login/")
+    _login(phone, live_server)
+    phone.goto(f"{live_server.url}/director/events/{event.pk}/scores/adjustments/")
+    assert check_page(phone) == [], check_page(phone)
+    shot(phone, "adjustments-table-phone")
