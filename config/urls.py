@@ -18,3 +18,6 @@ urlpatterns = [
     path("api/", include("config.api")),
     path("admin/", admin.site.urls),
 ]
+
+# Private links (/p/, /t/) answer a phone page in the reader's language; the rest Django's.
+handler404 = "events.links.page_not_found"

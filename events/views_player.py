@@ -1,18 +1,19 @@
 """A player's private pages (/p/<key>/): no account, the unguessable key is the pass."""
 
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from events import qr
+from events.links import entry_by_key
 from events.models import Entry
 from events.player import player_places
 from events.views_public import room_clock
 
 
 def _entry(key: str) -> Entry:
-    return get_object_or_404(Entry.objects.select_related("event"), key=key)
+    return entry_by_key(key)
 
 
 def _context(entry: Entry) -> dict:

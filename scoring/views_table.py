@@ -17,6 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from events import clock
+from events.links import table_by_key
 from events.models import Round, Seat, Table
 from scoring import services
 from scoring.models import ScoreSheet, TablePlay
@@ -25,7 +26,7 @@ from scoring.views import OUTCOMES, STALE_CHECK, _seats
 
 
 def _table(key: str) -> Table:
-    return get_object_or_404(Table.objects.select_related("room__session__event"), key=key)
+    return table_by_key(key)
 
 
 def _round_of(table: Table) -> Round | None:

@@ -95,3 +95,34 @@ def test_the_phone_shows_own_points_and_percentages_once_published(client, sessi
     body = client.get(f"/p/{entry.key}/").content.decode()
     assert "50.00" in body  # the only result of its pocket so far: Neuberg keeps it at 50 %
     assert "Место " in body
+
+
+# --- wrong or old private links -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/p/not-a-key/", "/p/not-a-key/places", "/t/not-a-key/"])
+def test_a_wrong_link_is_a_phone_page_in_russian_that_sends_to_the_director(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    body = response.content.decode()
+    assert "судь" in body  # ask the director
+    assert "No Entry matches" not in body and "/director/" not in body
+    assert "Table" not in body and "Player" not in body  # no English on a Russian page
+
+
+def test_a_wrong_link_speaks_the_browsers_language(client):
+    body = client.get("/p/not-a-key/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "This player link is not valid" in body and "ask the director" in body
+    assert "/director/" not in body and "Log in" not in body
+
+
+def test_the_phones_json_of_a_wrong_link_is_a_json_404(client):
+    response = client.get("/p/not-a-key/clock.json", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 404
+    assert response.json()["error"] == "not_found"
+    assert "ask the director" in response.json()["detail"]
+
+
+def test_a_wrong_director_address_still_gets_the_directors_404(client, director_client):
+    body = director_client.get("/director/events/999999/").content.decode()
+    assert "link is not valid" not in body

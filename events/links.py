@@ -1,0 +1,74 @@
+"""Private links: a player's page (/p/<key>/…) and a table's scoring page (/t/<key>/…).
+
+Both are opened from a phone by people who have no account and no business on the
+director's pages. A wrong or old key is a :class:`LinkNotFound` (a 404), shown by
+:func:`page_not_found` as a phone page in the reader's language that tells him to ask the
+director, with nothing of the director's pages on it.
+"""
+
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views import defaults
+
+from events.models import Entry, Table
+
+PRIVATE_PREFIXES = ("/p/", "/t/")
+
+
+class LinkNotFound(Http404):
+    """No player or table has this key (mistyped, cut short, or from another event)."""
+
+    def __init__(self, kind: str):
+        self.kind = kind  # "player" or "table"
+        super().__init__(link_error_text(kind))
+
+
+def link_error_text(kind: str) -> str:
+    if kind == "table":
+        return _(
+            "This table link is not valid: it may be mistyped or from an earlier event. Scan "
+            "the QR code on your table card again, or ask the director."
+        )
+    return _(
+        "This player link is not valid: it may be mistyped or from an earlier event. Scan the "
+        "QR code on your name card again, or ask the director for your link."
+    )
+
+
+def entry_by_key(key: str) -> Entry:
+    """The entry of a player's private link, with its event."""
+    entry = Entry.objects.select_related("event").filter(key=key).first()
+    if entry is None:
+        raise LinkNotFound("player")
+    return entry
+
+
+def table_by_key(key: str) -> Table:
+    """The table of a table's scoring link, with its room, session and event."""
+    table = Table.objects.select_related("room__session__event").filter(key=key).first()
+    if table is None:
+        raise LinkNotFound("table")
+    return table
+
+
+def page_not_found(request, exception=None):
+    """The site's 404: under the private links a phone page, elsewhere Django's own."""
+    if not request.path.startswith(PRIVATE_PREFIXES):
+        return defaults.page_not_found(request, exception)
+    kind = "table" if request.path.startswith("/t/") else "player"
+    if isinstance(exception, LinkNotFound):
+        text = str(exception)
+    else:
+        text = _(
+            "There is nothing at this address. Open the link from your QR code again, or ask "
+            "the director."
+        )
+    if request.path.endswith(".json"):
+        return JsonResponse({"error": "not_found", "detail": text}, status=404)
+    return render(
+        request,
+        "player/link_error.html",
+        {"text": text, "kind": kind, "fragment": request.path.endswith("/places")},
+        status=404,
+    )
