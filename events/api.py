@@ -10,7 +10,7 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
-from events import roster, services
+from events import roster, rounds, services
 from events.models import Draw, Entry, Event, Room, Table
 
 
@@ -115,6 +115,24 @@ class RoomSerializer(serializers.ModelSerializer):
         ]
 
 
+class RoundsStartSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=240,
+        help_text="the round's length; none: deals × minutes per deal",
+    )
+
+
+class RoomStartSerializer(serializers.Serializer):
+    room = serializers.IntegerField(source="room.number")
+    name = serializers.CharField(source="room")
+    outcome = serializers.CharField(help_text="started | running | done | refused")
+    round = serializers.IntegerField(allow_null=True)
+    message = serializers.CharField()
+
+
 class EventViewSet(viewsets.ModelViewSet):
     serializer_class = EventSerializer
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
@@ -144,6 +162,23 @@ class EventViewSet(viewsets.ModelViewSet):
             event, by=request.user, seed=serializer.validated_data.get("seed")
         )
         return Response(DrawSerializer(made).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=RoundsStartSerializer, responses=RoomStartSerializer(many=True))
+    @action(detail=True, methods=["post"], url_path=r"sessions/(?P<number>[0-9]+)/rounds/start")
+    def rounds_start(self, request, pk=None, number=None):
+        """«Начать тур во всех комнатах»: the next round of every room of the session; each
+        room's result (a room already on the clock is reported, not an error)."""
+        event = self.get_object()
+        session = get_object_or_404(event.sessions, number=number)
+        given = RoundsStartSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        minutes = given.validated_data.get("minutes")
+        done = rounds.session_start_rounds(
+            session, length_seconds=minutes * 60 if minutes else None
+        )
+        return Response(
+            {"session": session.number, "rooms": RoomStartSerializer(done, many=True).data}
+        )
 
     @extend_schema(responses=RoomSerializer(many=True))
     @action(detail=True, methods=["get"])

@@ -131,3 +131,40 @@ def test_the_late_by_column_is_explained(director_client, session15):
     assert 'id="lag-help"' in page
     assert "через сколько секунд после назначенного момента" in page
     assert "Опоздание, с</abbr>" in page
+
+
+# --- the API ------------------------------------------------------------------------------
+
+
+def _api_url(session):
+    return f"/api/v1/events/{session.event.pk}/sessions/{session.number}/rounds/start/"
+
+
+def test_the_api_starts_every_room_and_answers_per_room(director_client, two_rooms):
+    rounds.round_start(_round(two_rooms, 1, 1))
+    response = director_client.post(_api_url(two_rooms), {}, content_type="application/json")
+    assert response.status_code == 200, response.content
+    rooms = response.json()["rooms"]
+    assert [(r["room"], r["outcome"], r["round"]) for r in rooms] == [
+        (1, "running", 1),
+        (2, "started", 1),
+    ]
+
+
+def test_the_api_takes_a_length_and_refuses_a_bad_one_naming_it(director_client, two_rooms):
+    bad = director_client.post(_api_url(two_rooms), {"minutes": 0}, content_type="application/json")
+    assert bad.status_code == 400 and "minutes" in bad.json()
+    assert not Round.objects.exclude(state="pending").exists()
+    good = director_client.post(
+        _api_url(two_rooms), {"minutes": 12}, content_type="application/json"
+    )
+    assert good.status_code == 200
+    assert set(Round.objects.filter(state="running").values_list("length_seconds", flat=True)) == {
+        720
+    }
+
+
+def test_the_api_belongs_to_the_events_director(client, other_client, two_rooms):
+    assert client.post(_api_url(two_rooms)).status_code in (401, 403)
+    assert other_client.post(_api_url(two_rooms)).status_code == 404
+    assert not Round.objects.exclude(state="pending").exists()
