@@ -21,6 +21,13 @@ Ranking, best first:
 The search is a branch and bound over rooms in non-increasing size: a partial option
 whose best imaginable completion (the rest meeting everyone) cannot enter the top
 ``limit`` is dropped. Room figures are cached per (kind, tables, seats).
+
+Time (domain.md «The duplicate box and the round»): a set has as many deals as the table
+has players (3 or 4), a round lasts deals per set × minutes per deal, so a room's session
+is rounds × deals per set × minutes per deal of play — the time players take to move
+between rounds is not in it. Rooms run their own clocks: the session lasts as long as its
+longest room. :func:`single_rooms` says which one-room movements exist for a count, so a
+page can say why an option splits the players into rooms.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ from movements import engine
 from movements import schemes as scheme_data
 
 KIND_ORDER = {"prime": 0, "scheme": 1, "skip": 2}
+#: domain.md: «default 5 minutes per deal (director may change)»; an event has its own.
+MINUTES_PER_DEAL = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,13 +67,30 @@ class RoomSummary:
     def compared(self) -> bool:
         return self.tables_per_set_min >= 2
 
-    def as_dict(self) -> dict:
+    @property
+    def deals_per_set(self) -> int:
+        """A set has one deal per player of the table (the round clock counts the same)."""
+        return self.seats
+
+    @property
+    def deals(self) -> int:
+        """Deals a table plays in the full session: rounds × deals per set."""
+        return self.rounds * self.deals_per_set
+
+    def minutes(self, minutes_per_deal: int = MINUTES_PER_DEAL) -> int:
+        """Playing time of the full session: rounds × deals per set × minutes per deal."""
+        return self.deals * minutes_per_deal
+
+    def as_dict(self, minutes_per_deal: int = MINUTES_PER_DEAL) -> dict:
         doc = {
             "kind": self.kind,
             "tables": self.tables,
             "seats": self.seats,
             "participants": self.participants,
             "rounds": self.rounds,
+            "deals_per_set": self.deals_per_set,
+            "deals": self.deals,
+            "minutes": self.minutes(minutes_per_deal),
         }
         if self.name:
             doc["name"] = self.name
@@ -185,7 +211,7 @@ class Option:
     participants: int
     key: tuple = field(compare=False, default=())
 
-    def metrics(self) -> dict:
+    def metrics(self, minutes_per_deal: int = MINUTES_PER_DEAL) -> dict:
         n = self.participants
         histogram: Counter = Counter()
         for room in self.rooms:
@@ -210,10 +236,34 @@ class Option:
             },
             "pauses": sum(r.pauses for r in self.rooms),
             "skips": sum(r.skips for r in self.rooms),
+            "tables_per_deal": _tables_per_deal(self.rooms),
+            "deals_per_set": {
+                "min": min(r.deals_per_set for r in self.rooms),
+                "max": max(r.deals_per_set for r in self.rooms),
+            },
+            "session": {
+                "minutes_per_deal": minutes_per_deal,
+                "minutes": max(r.minutes(minutes_per_deal) for r in self.rooms),
+            },
         }
 
-    def as_dict(self) -> dict:
-        return {"rooms": [r.as_dict() for r in self.rooms], "metrics": self.metrics()}
+    def as_dict(self, minutes_per_deal: int = MINUTES_PER_DEAL) -> dict:
+        return {
+            "rooms": [r.as_dict(minutes_per_deal) for r in self.rooms],
+            "metrics": self.metrics(minutes_per_deal),
+        }
+
+
+def _tables_per_deal(rooms: tuple[RoomSummary, ...]) -> dict[str, int]:
+    """How many tables play each deal over the session, min and max. ``tables_per_set``
+    counts one room; rooms with the same movement play copies of one family of sets
+    (``services.session_create``), so their tables add up: in 26 = 13 + 13 table 1 of each
+    room plays its sets alone in the room (1) but a copy is played in the other room (2)."""
+    twins = Counter(rooms)
+    return {
+        "min": min(r.tables_per_set_min * twins[r] for r in rooms),
+        "max": max(r.tables_per_set_max * twins[r] for r in rooms),
+    }
 
 
 def _compared(rooms: tuple[RoomSummary, ...]) -> bool:
@@ -244,12 +294,27 @@ class Plan:
     options: tuple[Option, ...]
     nearest: tuple[int, ...] = ()
 
-    def as_dict(self) -> dict:
+    def as_dict(self, minutes_per_deal: int = MINUTES_PER_DEAL) -> dict:
         return {
             "participants": self.participants,
-            "options": [o.as_dict() for o in self.options],
+            "options": [o.as_dict(minutes_per_deal) for o in self.options],
             "nearest": list(self.nearest),
+            "single_room": single_rooms(self.participants),
         }
+
+
+def single_rooms(participants: int) -> dict:
+    """The one-room movements for exactly ``participants``: prime rooms (T prime ≥ 5 tables
+    of 3 or 4), skip rooms (any other T ≥ 4) as [tables, seats], and whether a special
+    scheme exists. All empty: the count can only be seated in several rooms."""
+    found: dict[str, list[list[int]]] = {"prime": [], "skip": []}
+    for seats in (4, 3):
+        tables, rest = divmod(participants, seats)
+        if rest or tables < 4:
+            continue
+        kind = "prime" if engine.is_prime(tables) and tables >= 5 else "skip"
+        found[kind].append([tables, seats])
+    return found | {"scheme": participants in scheme_data.builtin_counts()}
 
 
 def plan(participants: int, *, limit: int = 20, max_rooms: int = 4) -> Plan:

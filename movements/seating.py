@@ -119,7 +119,7 @@ def event_plan(event, participants: int | None = None) -> dict:
     options.sort(key=lambda o: o.key)
     docs = []
     for index, option in enumerate(options):
-        doc = option.as_dict()
+        doc = option.as_dict(event.minutes_per_deal)
         doc["index"] = index
         docs.append(doc)
     return {

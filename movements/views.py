@@ -3,6 +3,9 @@
 Views only translate: the planner and the cards compute, services write.
 """
 
+from collections import Counter
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -10,6 +13,8 @@ from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -17,7 +22,7 @@ from django.utils.translation import ngettext
 from events.models import Room, Session, Table
 from events.qr import qr_svg
 from events.views import event_for
-from movements import cards, engine, schemes, seating, services
+from movements import cards, engine, planner, schemes, seating, services
 from movements.forms import PlanChooseForm, SchemeForm, SubstituteForm
 from movements.models import Scheme
 
@@ -86,8 +91,173 @@ def meetings_line(histogram: dict) -> str:
     return "; ".join(parts)
 
 
-def option_figures(option: dict) -> list[tuple[str, str, str]]:
-    """(metric, value, class) rows of one option, in the order the ranking weighs them."""
+def _spread(span: dict) -> str:
+    low, high = span.get("min"), span.get("max")
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def _tables_per_deal(option: dict) -> dict:
+    """The option's ``tables_per_deal``; a plan stored before it existed gets it from its
+    rooms (rooms with the same movement play copies of the same sets)."""
+    m = option["metrics"]
+    if "tables_per_deal" in m:
+        return m["tables_per_deal"]
+    rooms = option.get("rooms", [])
+    twins = Counter(_movement_of(r) for r in rooms)
+    spans = [
+        (r.get("metrics", {}).get("tables_per_set", {}), twins[_movement_of(r)]) for r in rooms
+    ]
+    if not spans:
+        return m.get("tables_per_set", {})
+    return {
+        "min": min(span.get("min", 0) * k for span, k in spans),
+        "max": max(span.get("max", 0) * k for span, k in spans),
+    }
+
+
+def _movement_of(room: dict) -> tuple:
+    return tuple(room.get(key) for key in ("kind", "tables", "seats", "participants", "rounds"))
+
+
+def duration_text(minutes: int) -> str:
+    hours, rest = divmod(minutes, 60)
+    if hours and rest:
+        return _("%(hours)d h %(minutes)d min") % {"hours": hours, "minutes": rest}
+    if hours:
+        return _("%(hours)d h") % {"hours": hours}
+    return _("%(minutes)d min") % {"minutes": rest}
+
+
+def _length_formula(room: dict, minutes_per_deal: int) -> str:
+    rounds, deals = room["rounds"], room.get("deals_per_set", room["seats"])
+    return _("%(rounds)s × %(deals)s × %(minutes)d min per deal") % {
+        "rounds": ngettext("%(n)d round", "%(n)d rounds", rounds) % {"n": rounds},
+        "deals": ngettext("%(n)d deal", "%(n)d deals", deals) % {"n": deals},
+        "minutes": minutes_per_deal,
+    }
+
+
+def _room_minutes(room: dict, minutes_per_deal: int) -> int:
+    return room["rounds"] * room.get("deals_per_set", room["seats"]) * minutes_per_deal
+
+
+def _utc_offset(moment) -> str:
+    offset = int(moment.utcoffset().total_seconds() // 60)
+    sign, offset = ("+" if offset >= 0 else "−"), abs(offset)
+    hours, minutes = divmod(offset, 60)
+    return f"UTC{sign}{hours}" + (f":{minutes:02d}" if minutes else "")
+
+
+def length_figures(option: dict, minutes_per_deal: int, now) -> list[tuple[str, str, str]]:
+    """The session's playing time and, if it started at ``now``, when it would end."""
+    rooms = option["rooms"]
+    lengths = [_room_minutes(r, minutes_per_deal) for r in rooms]
+    longest = max(lengths)
+    if len({(r["rounds"], r.get("deals_per_set", r["seats"])) for r in rooms}) == 1:
+        value = _("%(length)s: %(formula)s") % {
+            "length": duration_text(longest),
+            "formula": _length_formula(rooms[0], minutes_per_deal),
+        }
+    else:
+        value = "; ".join(
+            _("room %(number)d — %(length)s: %(formula)s")
+            % {
+                "number": i,
+                "length": duration_text(length),
+                "formula": _length_formula(room, minutes_per_deal),
+            }
+            for i, (room, length) in enumerate(zip(rooms, lengths, strict=True), 1)
+        )
+    value += " " + _("(play only: the moves between rounds are not counted)")
+    start = timezone.localtime(now)
+    end = start + timedelta(minutes=longest)
+    shown = "H:i" if end.date() == start.date() else "j E, H:i"
+    ends = _("at %(end)s if started now (now %(now)s, the event's time, %(zone)s)") % {
+        "end": date_format(end, shown),
+        "now": date_format(start, "H:i"),
+        "zone": _utc_offset(start),
+    }
+    return [(_("Session length"), value, ""), (_("Session ends"), ends, "")]
+
+
+def _option_ref(options: list[dict], kind: str) -> str:
+    """« (option k)» for the first one-room option of ``kind``, if the list has one."""
+    found = next(
+        (o for o in options if len(o["rooms"]) == 1 and o["rooms"][0].get("kind") == kind), None
+    )
+    return " " + _("(option %(number)d)") % {"number": found["index"] + 1} if found else ""
+
+
+def count_reason(participants: int, options: list[dict]) -> str:
+    """Why this count cannot have one room on the prime rule, and what it can have instead
+    ("" when a prime room seats it)."""
+    single = planner.single_rooms(participants)
+    if single["prime"] or not options:
+        return ""
+    n = {"n": participants}
+    parts = [
+        _(
+            "No prime number of tables (5, 7, 11, 13…) holds exactly %(n)d players "
+            "at 3 or 4 per table."
+        )
+        % n
+    ]
+    if single["skip"]:
+        tables, seats = single["skip"][0]
+        parts.append(
+            _("One room needs the skip procedure: %(tables)d tables × %(seats)d players%(ref)s.")
+            % {"tables": tables, "seats": seats, "ref": _option_ref(options, "skip")}
+        )
+    if single["scheme"]:
+        parts.append(
+            _("One room is possible on the special scheme for %(n)d%(ref)s.")
+            % (n | {"ref": _option_ref(options, "scheme")})
+        )
+    if not single["skip"] and not single["scheme"]:
+        parts.append(
+            _(
+                "Nor does the skip procedure (4 tables or more, of 3 or 4 players), and "
+                "there is no special scheme for %(n)d: one room cannot seat them, so they "
+                "are split into rooms."
+            )
+            % n
+        )
+    return " ".join(parts)
+
+
+def split_reason(option: dict, options: list[dict], participants: int) -> str:
+    """What seating the players in several rooms means for this option ("" for one room)."""
+    rooms = option["rooms"]
+    if len(rooms) < 2:
+        return ""
+    sizes = " + ".join(str(r["participants"]) for r in rooms)
+    parts = [f"{participants} = {sizes}."]
+    single = planner.single_rooms(participants)
+    if single["prime"]:
+        tables, seats = single["prime"][0]
+        parts.append(
+            _(
+                "One room would do too: the prime rule, "
+                "%(tables)d tables × %(seats)d players%(ref)s."
+            )
+            % {"tables": tables, "seats": seats, "ref": _option_ref(options, "prime")}
+        )
+    parts.append(
+        _("Each room has its own movement and clock; players of different rooms never meet.")
+    )
+    if len({_movement_of(r) for r in rooms}) < len(rooms):
+        parts.append(
+            _(
+                "Rooms on the same movement play copies of the same sets, so their deals "
+                "are compared across the rooms."
+            )
+        )
+    return " ".join(parts)
+
+
+def option_figures(option: dict, minutes_per_deal: int | None = None, now=None) -> list:
+    """(metric, value, class) rows of one option, in the order the ranking weighs them;
+    with ``minutes_per_deal`` also the session's length and its end if started ``now``."""
     m = option["metrics"]
     rows = []
     repeats = m.get("set_repeats", 0)
@@ -105,16 +275,14 @@ def option_figures(option: dict) -> list[tuple[str, str, str]]:
             "good" if not repeats else "bad",
         )
     )
-    tps = m.get("tables_per_set", {})
-    compared = m.get("every_deal_compared", tps.get("min", 0) >= 2)
-    spread = (
-        str(tps.get("min"))
-        if tps.get("min") == tps.get("max")
-        else f"{tps.get('min')}–{tps.get('max')}"
-    )
+    # Tables that play each deal over the session, twin rooms counted: what the comparison
+    # really uses (``tables_per_set`` counts one room and would say 1 for 13 + 13).
+    tpd = _tables_per_deal(option)
+    compared = m.get("every_deal_compared", tpd.get("min", 0) >= 2)
+    spread = _spread(tpd)
     rows.append(
         (
-            _("Tables per set"),
+            _("Tables per deal"),
             (
                 _("%(tables)s; every deal is compared") % {"tables": spread}
                 if compared
@@ -142,6 +310,22 @@ def option_figures(option: dict) -> list[tuple[str, str, str]]:
                 "",
             )
         )
+    deals = m.get("deals_per_set")
+    if deals is None and option.get("rooms"):  # a plan stored before the figure existed
+        seats = [r["seats"] for r in option["rooms"]]
+        deals = {"min": min(seats), "max": max(seats)}
+    if deals:
+        rows.append(
+            (
+                _("Deals per set"),
+                _spread(deals)
+                if deals["min"] == deals["max"]
+                else _("%(spread)s, by room") % {"spread": _spread(deals)},
+                "",
+            )
+        )
+    if minutes_per_deal is not None:
+        rows.extend(length_figures(option, minutes_per_deal, now or timezone.now()))
     pauses, skips = m.get("pauses", 0), m.get("skips", 0)
     rows.append(
         (
@@ -170,13 +354,14 @@ def _percent(value: float) -> str:
     return f"{value * 100:.1f}".rstrip("0").rstrip(".")
 
 
-def _described(plan: dict) -> list[dict]:
+def _described(plan: dict, minutes_per_deal: int, now) -> list[dict]:
     return [
         {
             "index": o["index"],
             "number": o["index"] + 1,
             "rooms": [room_line(r) for r in o["rooms"]],
-            "figures": option_figures(o),
+            "split": split_reason(o, plan["options"], plan["participants"]),
+            "figures": option_figures(o, minutes_per_deal, now),
             "max_rounds": o["metrics"]["rounds"]["min"],
             "custom": any(r.get("scheme_id") for r in o["rooms"]),
         }
@@ -218,7 +403,8 @@ def plan(request, pk):
         {
             "event": event,
             "plan": doc,
-            "options": _described(doc),
+            "options": _described(doc, event.minutes_per_deal, timezone.now()),
+            "count_reason": count_reason(doc["participants"], doc["options"]),
             "form": form,
             "sessions": _sessions(event),
             "next_number": next_number,

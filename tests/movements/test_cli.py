@@ -110,6 +110,23 @@ def test_plan_prints_ranked_options_as_json():
     assert "coverage" in doc["options"][0]["metrics"]
 
 
+def test_plan_json_adds_deals_length_tables_per_deal_and_single_rooms_to_its_keys():
+    doc = run_json("plan", "--participants", "26")
+    assert {"participants", "options", "nearest"} <= set(doc)
+    assert doc["single_room"] == {"prime": [], "skip": [], "scheme": False}
+    best = doc["options"][0]
+    for room in best["rooms"]:
+        assert {"kind", "tables", "seats", "participants", "rounds", "metrics"} <= set(room)
+        assert (room["deals_per_set"], room["deals"], room["minutes"]) == (4, 52, 260)
+    m = best["metrics"]
+    assert {"coverage", "pair_meetings", "set_repeats", "tables_per_set", "rounds"} <= set(m)
+    # One room of the 13 scheme plays a set at 1 or 2 tables; its twin plays copies.
+    assert m["tables_per_set"] == {"min": 1, "max": 2}
+    assert m["tables_per_deal"] == {"min": 2, "max": 4}
+    assert m["deals_per_set"] == {"min": 4, "max": 4}
+    assert m["session"] == {"minutes_per_deal": 5, "minutes": 260}
+
+
 def test_plan_gives_the_nearest_counts_when_nothing_fits():
     doc = run_json("plan", "--participants", "19")
     assert doc["options"] == [] and doc["nearest"] == [18, 20]

@@ -165,6 +165,61 @@ def test_the_planner_shows_the_options_for_20_players_with_prime_5_by_4_first(
     assert 'value="0" checked' in page
 
 
+def test_the_planner_says_why_26_players_are_split_into_two_rooms_of_13(director_client, event):
+    add_players(event, 26)
+    page = director_client.get(plan_url(event)).content.decode()
+    why = page[
+        page.index('id="why-rooms"') : page.index("</section>", page.index('id="why-rooms"'))
+    ]
+    assert "Ни при каком простом числе столов (5, 7, 11, 13…)" in why
+    assert "ровно 26 игроков" in why and "особой схемы на 26 нет" in why
+    best = page[page.index('for="option-0"') : page.index('for="option-1"')]
+    assert "26 = 13 + 13." in best
+    assert "копии одних и тех же комплектов" in best
+    # Tables per deal counts the twin room: the 13 scheme's table 1 is compared with the other.
+    assert "Столов на сдачу" in best and "2–4; каждая сдача сравнивается" in best
+    assert "Столов на комплект" not in page
+    assert "Сдач в комплекте" in best
+    assert "4 ч 20 мин: 13 туров × 4 сдачи × 5 мин на сдачу" in best
+    assert "переходы между турами не учтены" in best
+    assert "Конец сессии" in best and "по времени турнира, UTC+3" in best
+
+
+def test_a_split_of_a_count_one_prime_room_seats_points_to_that_room(director_client, event):
+    add_players(event, 20)
+    page = director_client.get(plan_url(event), **EN).content.decode()
+    assert 'id="why-rooms"' not in page
+    assert "One room would do too: the prime rule, 5 tables × 4 players (option 1)." in page
+
+
+def test_the_session_length_follows_the_events_minutes_per_deal(director_client, event):
+    event.minutes_per_deal = 7
+    event.save()
+    add_players(event, 20)
+    page = director_client.get(plan_url(event), **EN).content.decode()
+    best = page[page.index('for="option-0"') : page.index('for="option-1"')]
+    assert "2 h 20 min: 5 rounds × 4 deals × 7 min per deal" in best
+    assert "rounds × deals per set × 7 min per deal" in page
+
+
+def test_the_session_end_is_given_in_the_events_time_zone():
+    from datetime import UTC, datetime
+
+    from django.utils import translation
+
+    from movements.views import length_figures
+
+    option = {"rooms": [{"kind": "prime", "tables": 5, "seats": 4, "rounds": 5}]}
+    now = datetime(2026, 12, 5, 21, 0, tzinfo=UTC)  # 00:00 on the 6th in Moscow
+    with translation.override("en"):
+        (_, length, _), (_, ends, _) = length_figures(option, 5, now)
+        assert length.startswith("1 h 40 min: 5 rounds × 4 deals × 5 min per deal")
+        assert ends == "at 01:40 if started now (now 00:00, the event's time, UTC+3)"
+        late = datetime(2026, 12, 5, 19, 30, tzinfo=UTC)  # 22:30 in Moscow: ends next day
+        (_, _, _), (_, ends, _) = length_figures(option, 5, late)
+        assert ends.startswith("at 6 December, 00:10 if started now (now 22:30")
+
+
 def test_the_planner_says_when_nothing_seats_the_count_and_shows_the_nearest(
     director_client, event
 ):

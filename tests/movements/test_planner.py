@@ -105,3 +105,62 @@ def test_a_plan_is_json_serialisable_with_the_command_line_shape():
     assert {"coverage", "pair_meetings", "set_repeats", "pauses", "rooms"} <= set(
         doc["options"][0]["metrics"]
     )
+
+
+@pytest.mark.parametrize(
+    "n, single",
+    [
+        (26, {"prime": [], "skip": [], "scheme": False}),
+        (20, {"prime": [[5, 4]], "skip": [], "scheme": False}),
+        (15, {"prime": [[5, 3]], "skip": [], "scheme": False}),
+        (24, {"prime": [], "skip": [[6, 4], [8, 3]], "scheme": True}),
+        (28, {"prime": [[7, 4]], "skip": [], "scheme": False}),
+        (13, {"prime": [], "skip": [], "scheme": True}),
+    ],
+)
+def test_it_says_which_single_rooms_seat_a_count(n, single):
+    assert planner.single_rooms(n) == single
+
+
+def test_a_count_without_a_single_room_is_offered_only_splits():
+    for n in (26, 34, 38):
+        if not any(planner.single_rooms(n).values()):
+            assert all(len(o.rooms) > 1 for o in planner.plan(n).options), n
+
+
+def test_the_session_lasts_rounds_times_deals_per_set_times_minutes_per_deal():
+    room = planner.room_summary("scheme", 0, 0, 13)
+    assert (room.rounds, room.deals_per_set, room.deals) == (13, 4, 52)
+    assert room.minutes(5) == 260  # 4 h 20 min
+    three = planner.room_summary("prime", 5, 3)
+    assert (three.deals_per_set, three.minutes(5), three.minutes(7)) == (3, 75, 105)
+
+
+def test_the_longest_room_sets_the_session_length():
+    option = planner.option_of(
+        [planner.room_summary("skip", 6, 3), planner.room_summary("scheme", 0, 0, 8)]
+    )
+    m = option.metrics(minutes_per_deal=5)
+    assert m["deals_per_set"] == {"min": 3, "max": 4}
+    assert m["session"] == {"minutes_per_deal": 5, "minutes": 7 * 4 * 5}
+
+
+def test_twin_rooms_count_together_in_the_tables_per_deal():
+    thirteen = planner.room_summary("scheme", 0, 0, 13)
+    twins = planner.option_of([thirteen, thirteen]).metrics()
+    assert twins["tables_per_set"] == {"min": 1, "max": 2}
+    assert twins["tables_per_deal"] == {"min": 2, "max": 4}
+    alone = planner.option_of([thirteen]).metrics()
+    assert alone["tables_per_deal"] == {"min": 1, "max": 2}
+    assert alone["every_deal_compared"] is False
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(8, 120))
+def test_every_deal_is_compared_exactly_when_each_is_played_at_two_tables_or_more(n):
+    for option in planner.plan(n, limit=5).options:
+        m = option.metrics()
+        assert m["every_deal_compared"] is (m["tables_per_deal"]["min"] >= 2)
+        assert m["session"]["minutes"] == max(
+            r.rounds * r.seats * planner.MINUTES_PER_DEAL for r in option.rooms
+        )
