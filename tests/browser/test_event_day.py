@@ -213,6 +213,7 @@ def test_a_whole_small_event(
     enter_round(scorer, base, room, 2, sheets)
     page.goto(f"{base}/director/events/{event.pk}/rooms/{room.pk}/")
     page.get_by_role("button", name="Завершить тур сейчас").click()
+    page.get_by_role("button", name="Да, завершить тур 2 сейчас").click()  # it asks first
     expect(page.get_by_role("button", name="Начать тур 3")).to_be_visible()
     shot(page, "day-07-director-room")
 
