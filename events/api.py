@@ -64,6 +64,11 @@ def _required(value: str, label) -> str:
     return value.strip()
 
 
+class WithdrawSerializer(serializers.Serializer):
+    # A player still seated in rounds to play is withdrawn only with confirm: true.
+    confirm = serializers.BooleanField(default=False)
+
+
 class PasteSerializer(serializers.Serializer):
     text = serializers.CharField(max_length=200_000, trim_whitespace=False)
 
@@ -217,10 +222,15 @@ class EntryViewSet(
             serializer.instance, **serializer.validated_data
         )
 
-    @extend_schema(request=None, responses=EntrySerializer)
+    @extend_schema(request=WithdrawSerializer, responses=EntrySerializer)
     @action(detail=True, methods=["post"])
     def withdraw(self, request, event_pk=None, pk=None):
-        return Response(EntrySerializer(services.entry_withdraw(self.get_object())).data)
+        given = WithdrawSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        entry = services.entry_withdraw(
+            self.get_object(), confirmed=given.validated_data["confirm"]
+        )
+        return Response(EntrySerializer(entry).data)
 
     @extend_schema(request=None, responses=EntrySerializer)
     @action(detail=True, methods=["post"])

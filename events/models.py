@@ -140,13 +140,22 @@ class EntryQuerySet(models.QuerySet):
     def numbered(self):
         return self.exclude(number__isnull=True)
 
+    def holding_numbers(self):
+        """Entries that hold their number now: a replaced player's number is his substitute's."""
+        return self.exclude(status=Entry.Status.REPLACED)
+
 
 class Entry(models.Model):
-    """One player entered in one event."""
+    """One player entered in one event.
+
+    A substitute plays under the number of the participant he replaces: both entries carry
+    that number, the replaced one with the status ``replaced`` (see :class:`Substitution`).
+    """
 
     class Status(models.TextChoices):
         ACTIVE = "active", _("playing")
         WITHDRAWN = "withdrawn", _("withdrawn")
+        REPLACED = "replaced", _("replaced")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     last_name = models.CharField(_("last name"), max_length=NAME_MAX)
@@ -168,8 +177,11 @@ class Entry(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = [
+            # One holder per number; the players a substitute replaced keep it for the record.
             models.UniqueConstraint(
-                fields=["event", "number"], name="entry_number_unique_in_event"
+                fields=["event", "number"],
+                condition=~Q(status="replaced"),
+                name="entry_number_held_once_in_event",
             ),
         ]
 
@@ -416,3 +428,27 @@ class Seat(models.Model):
     @property
     def is_pause(self) -> bool:
         return self.table_id is None
+
+
+class Substitution(models.Model):
+    """``arriving`` takes over participant ``number`` from ``leaving`` in ``session`` from
+    round ``from_round`` on: the seats of the number change hands, the number and its
+    standing stay. Written by ``movements.services.seat_substitute`` only."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="substitutions")
+    number = models.PositiveIntegerField(_("participant number"))
+    from_round = models.PositiveSmallIntegerField(_("from round"))
+    leaving = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="substituted_by")
+    arriving = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="substitutes_for")
+    made_at = models.DateTimeField(auto_now_add=True)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["session__number", "from_round", "id"]
+        verbose_name = _("substitution")
+        verbose_name_plural = _("substitutions")
+
+    def __str__(self):
+        return f"{self.session}: {self.number} {self.leaving} → {self.arriving} ({self.from_round})"

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from events import roster
-from events.models import Draw, Entry, Event
+from events.models import Draw, Entry, Event, Round, Seat, Session, Substitution
 
 EVENT_FIELDS = (
     "name",
@@ -74,7 +75,8 @@ def _number_taken_error(entry_number: int, holder: Entry) -> ValidationError:
 def _check_number_free(event: Event, number: int | None, exclude_pk: int | None = None) -> None:
     if number is None:
         return
-    holder = event.entries.filter(number=number).exclude(pk=exclude_pk).first()
+    others = event.entries.filter(number=number).exclude(pk=exclude_pk)
+    holder = others.holding_numbers().first() or others.first()
     if holder:
         raise _number_taken_error(number, holder)
 
@@ -97,27 +99,147 @@ def entry_create(
 
 
 def entry_update(entry: Entry, **fields) -> Entry:
+    was = Entry.objects.filter(pk=entry.pk).values_list("number", flat=True).first()
     for name in ("last_name", "first_name", "club", "number"):
         if name in fields:
             value = fields[name]
             setattr(entry, name, value.strip() if isinstance(value, str) else value)
     entry.full_clean(validate_constraints=False)
     with transaction.atomic():
-        _check_number_free(entry.event, entry.number, exclude_pk=entry.pk)
+        if entry.number != was:
+            _check_number_unseated(entry, was)
+            _check_number_free(entry.event, entry.number, exclude_pk=entry.pk)
         entry.save()
     return entry
 
 
-def entry_withdraw(entry: Entry) -> Entry:
+def _check_number_unseated(entry: Entry, was: int | None) -> None:
+    """A seated player's number is on the grid, the cards and the phones: it stays."""
+    seat = (
+        Seat.objects.filter(entry=entry)
+        .order_by("round__room__session__number")
+        .values_list("participant", "round__room__session__number")
+        .first()
+    )
+    if seat is not None:
+        raise ValidationError(
+            {
+                "number": _(
+                    "%(name)s is seated as participant %(number)d in session %(session)d: the "
+                    "number is printed on the grid and the cards and cannot change."
+                )
+                % {"name": entry.full_name, "number": seat[0], "session": seat[1]}
+            }
+        )
+
+
+@dataclass(frozen=True)
+class WithdrawalEffect:
+    """What withdrawing a player means, for the confirmation page and the refusal."""
+
+    number: int | None
+    session: int | None  # the session he still has seats in (rounds not over), if any
+    from_round: int | None  # his first such round
+    seats: int  # how many such seats
+
+    @property
+    def seated(self) -> bool:
+        return self.seats > 0
+
+
+def withdrawal_effect(entry: Entry) -> WithdrawalEffect:
+    pending = Seat.objects.filter(entry=entry).exclude(round__state=Round.State.FINISHED)
+    first = (
+        pending.order_by("round__room__session__number", "round__number")
+        .values_list("round__room__session__number", "round__number")
+        .first()
+    )
+    if first is None:
+        return WithdrawalEffect(entry.number, None, None, 0)
+    return WithdrawalEffect(
+        entry.number,
+        first[0],
+        first[1],
+        pending.filter(round__room__session__number=first[0]).count(),
+    )
+
+
+def withdrawal_warning(entry: Entry, effect: WithdrawalEffect) -> str:
+    return _(
+        "%(name)s is seated as participant %(number)s in session %(session)d from round "
+        "%(round)d on. His seats stay in the movement: unless a substitute takes his place "
+        "(on the session page), his table plays without him. His results so far stay in the "
+        "standings, and he is not counted for the next session."
+    ) % {
+        "name": entry.full_name,
+        "number": effect.number if effect.number is not None else "—",
+        "session": effect.session,
+        "round": effect.from_round,
+    }
+
+
+def entry_withdraw(entry: Entry, *, confirmed: bool = False) -> Entry:
+    """Take a player out of the event. A player still seated in rounds not yet over is
+    withdrawn only on confirmation (``confirmed``), which the page and the API ask for."""
+    entry = Entry.objects.get(pk=entry.pk)
+    if entry.status == Entry.Status.REPLACED:
+        raise ValidationError({"status": _replaced_text(entry)})
+    if entry.status == Entry.Status.WITHDRAWN:
+        return entry
+    effect = withdrawal_effect(entry)
+    if effect.seated and not confirmed:
+        raise ValidationError(
+            {
+                "confirm": _("Confirm the withdrawal. %(warning)s")
+                % {"warning": withdrawal_warning(entry, effect)}
+            }
+        )
     entry.status = Entry.Status.WITHDRAWN
     entry.save(update_fields=["status"])
     return entry
 
 
 def entry_reinstate(entry: Entry) -> Entry:
+    entry = Entry.objects.get(pk=entry.pk)
+    if entry.status == Entry.Status.REPLACED:
+        raise ValidationError(
+            {
+                "status": _(
+                    "%(replaced)s To bring him back, put him in as a substitute on the "
+                    "session page."
+                )
+                % {"replaced": _replaced_text(entry)}
+            }
+        )
     entry.status = Entry.Status.ACTIVE
     entry.save(update_fields=["status"])
     return entry
+
+
+def last_substitution(entry: Entry) -> Substitution | None:
+    """The substitution that took this player out, if he is replaced."""
+    return (
+        Substitution.objects.filter(leaving=entry)
+        .select_related("arriving", "session")
+        .order_by("-session__number", "-from_round", "-id")
+        .first()
+    )
+
+
+def _replaced_text(entry: Entry) -> str:
+    sub = last_substitution(entry)
+    if sub is None:
+        return _("%(name)s was replaced by a substitute.") % {"name": entry.full_name}
+    return _(
+        "%(name)s was replaced by %(substitute)s from round %(round)d of session %(session)d; "
+        "number %(number)d is the substitute's now."
+    ) % {
+        "name": entry.full_name,
+        "substitute": sub.arriving.full_name,
+        "round": sub.from_round,
+        "session": sub.session.number,
+        "number": sub.number,
+    }
 
 
 @dataclass
@@ -174,13 +296,47 @@ def draw_numbers(entries: list[Entry], seed: str) -> dict[int, int]:
     return {entry.pk: number for entry, number in zip(ordered, numbers, strict=True)}
 
 
+def seated_sessions(event: Event) -> list[int]:
+    """Numbers of the sessions in which players have seats (by their numbers)."""
+    return list(
+        Session.objects.filter(event=event, rooms__rounds__placements__isnull=False)
+        .distinct()
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def draw_refusal(event: Event) -> str | None:
+    """Why the numbers cannot be drawn again, or None. Once players are seated the grid, the
+    cards and the phones show them by number: a new draw would silently disagree with all."""
+    sessions = seated_sessions(event)
+    if not sessions:
+        return None
+    return ngettext(
+        "Numbers cannot be drawn again: the players are seated in session %(sessions)s by "
+        "these numbers, which the grid, the printed cards and the players' phones show. Keep "
+        "the numbers; for a player who cannot go on, put a substitute in his place on the "
+        "session page.",
+        "Numbers cannot be drawn again: the players are seated in sessions %(sessions)s by "
+        "these numbers, which the grid, the printed cards and the players' phones show. Keep "
+        "the numbers; for a player who cannot go on, put a substitute in his place on the "
+        "session page.",
+        len(sessions),
+    ) % {"sessions": ", ".join(str(n) for n in sessions)}
+
+
 def draw_make(event: Event, *, by=None, seed: str | None = None) -> Draw:
-    """Give every playing entry a number by lot; withdrawn players lose theirs."""
+    """Give every playing entry a number by lot; withdrawn players lose theirs.
+
+    Refused once players are seated (see :func:`draw_refusal`)."""
     seed = (seed or "").strip() or secrets.token_hex(4)
     if len(seed) > 64:
         raise ValidationError({"seed": _("The seed is longer than 64 characters.")})
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)
+        refusal = draw_refusal(event)
+        if refusal:
+            raise ValidationError({"numbers": refusal})
         active = list(event.entries.active())
         if not active:
             raise ValidationError(_("There are no playing players to draw numbers for."))

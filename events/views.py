@@ -22,7 +22,7 @@ from events.forms import (
     ImportUploadForm,
     PasteForm,
 )
-from events.models import Announcement, Entry, Event, Room, Round
+from events.models import Announcement, Entry, Event, Room, Round, Substitution
 from events.views_public import room_clock
 
 
@@ -79,16 +79,38 @@ def event_edit(request, pk):
     return render(request, "director/event_form.html", {"form": form, "event": event})
 
 
+def _substitution_notes(event) -> dict[int, str]:
+    """entry id → what a substitution made of him, for the player list."""
+    notes: dict[int, list[str]] = {}
+    for sub in Substitution.objects.filter(session__event=event).select_related(
+        "session", "leaving", "arriving"
+    ):
+        figures = {"round": sub.from_round, "session": sub.session.number}
+        notes.setdefault(sub.leaving_id, []).append(
+            _("replaced by %(name)s from round %(round)d of session %(session)d")
+            % (figures | {"name": sub.arriving.full_name})
+        )
+        notes.setdefault(sub.arriving_id, []).append(
+            _("substitute for %(name)s from round %(round)d of session %(session)d")
+            % (figures | {"name": sub.leaving.full_name})
+        )
+    return {pk: "; ".join(texts) for pk, texts in notes.items()}
+
+
 @login_required
 def event_detail(request, pk):
     event = event_for(request.user, pk)
     entries = list(event.entries.all())
+    notes = _substitution_notes(event)
+    for entry in entries:
+        entry.substitution_note = notes.get(entry.pk, "")
     return render(
         request,
         "director/event_detail.html",
         {
             "event": event,
             "entries": entries,
+            "draw_refusal": services.draw_refusal(event),
             "active_count": sum(1 for e in entries if e.status == Entry.Status.ACTIVE),
             "unnumbered": sum(
                 1 for e in entries if e.number is None and e.status == Entry.Status.ACTIVE
@@ -137,20 +159,44 @@ def entry_edit(request, pk, entry_pk):
 
 
 @login_required
-@require_POST
 def entry_withdraw(request, pk, entry_pk):
+    """«Снять»: a page that says what the withdrawal means, then the withdrawal itself."""
     event = event_for(request.user, pk)
-    entry = services.entry_withdraw(get_object_or_404(event.entries, pk=entry_pk))
-    messages.success(request, _("%(name)s withdrawn.") % {"name": entry.full_name})
-    return redirect(event)
+    entry = get_object_or_404(event.entries, pk=entry_pk)
+    error = None
+    if request.method == "POST":
+        try:
+            entry = services.entry_withdraw(entry, confirmed=request.POST.get("confirm") == "yes")
+        except ValidationError as refused:
+            error = " ".join(refused.messages)
+        else:
+            messages.success(request, _("%(name)s withdrawn.") % {"name": entry.full_name})
+            return redirect(event)
+    effect = services.withdrawal_effect(entry)
+    return render(
+        request,
+        "director/entry_withdraw.html",
+        {
+            "event": event,
+            "entry": entry,
+            "effect": effect,
+            "warning": services.withdrawal_warning(entry, effect) if effect.seated else "",
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
 
 
 @login_required
 @require_POST
 def entry_reinstate(request, pk, entry_pk):
     event = event_for(request.user, pk)
-    entry = services.entry_reinstate(get_object_or_404(event.entries, pk=entry_pk))
-    messages.success(request, _("%(name)s is playing again.") % {"name": entry.full_name})
+    try:
+        entry = services.entry_reinstate(get_object_or_404(event.entries, pk=entry_pk))
+    except ValidationError as refused:
+        messages.error(request, " ".join(refused.messages))
+    else:
+        messages.success(request, _("%(name)s is playing again.") % {"name": entry.full_name})
     return redirect(event)
 
 

@@ -9,6 +9,7 @@ from events import qr
 from events.links import entry_by_key
 from events.models import Entry
 from events.player import player_places
+from events.services import last_substitution
 from events.views_public import room_clock
 
 
@@ -22,10 +23,13 @@ def _context(entry: Entry) -> dict:
 
     places = player_places(entry)
     card = player_card(entry) if places["room"] else None
+    # A replaced player's seats from that round on are his substitute's: say so.
+    replaced = last_substitution(entry) if entry.status == Entry.Status.REPLACED else None
     return {
         "entry": entry,
         "event": entry.event,
         **places,
+        "replaced": replaced,
         # His own points always; percentages and the standing once the director publishes.
         "card": card,
         "published": entry.event.results_public,

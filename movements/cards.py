@@ -225,6 +225,21 @@ class ParticipantCard:
         return " / ".join(self.names)
 
     @property
+    def takeovers(self) -> tuple[tuple[str, int], ...]:
+        """(name, round) for each substitute who took the number over, in round order."""
+        out, holder = [], None
+        for row in self.rows:
+            if holder is not None and row.name and row.name != holder:
+                out.append((row.name, row.round))
+            holder = row.name or holder
+        return tuple(out)
+
+    @property
+    def first_name(self) -> str:
+        """Who held the number from the session's first round."""
+        return self.names[0] if self.names else ""
+
+    @property
     def room_labels(self) -> tuple[str, ...]:
         """A participant stays in his room for the session; listed once each."""
         return tuple(dict.fromkeys(r.room_label for r in self.rows))

@@ -84,7 +84,7 @@ class _EntryChoice(forms.ModelChoiceField):
         parts = [entry.full_name]
         if entry.number is not None:
             parts.insert(0, f"{entry.number} —")
-        if entry.status == Entry.Status.WITHDRAWN:
+        if entry.status != Entry.Status.ACTIVE:
             parts.append(f"({entry.get_status_display()})")
         return " ".join(parts)
 
@@ -94,7 +94,10 @@ class SubstituteForm(forms.Form):
     arriving = _EntryChoice(
         label=_("Substitute"),
         queryset=Entry.objects.none(),
-        help_text=_("Another player of this event: a late arrival or a reserve."),
+        help_text=_(
+            "Another player of this event: a late arrival or a reserve. He plays under the "
+            "participant's number for the rest of the session."
+        ),
     )
     from_round = forms.IntegerField(label=_("From round"), min_value=1)
 
@@ -102,8 +105,10 @@ class SubstituteForm(forms.Form):
         super().__init__(*args, **kwargs)
         event = session.event
         seated = Seat.objects.filter(round__room__session=session).values("entry_id")
-        self.fields["leaving"].queryset = event.entries.filter(pk__in=seated).order_by(
-            "number", "last_name", "first_name"
+        self.fields["leaving"].queryset = (
+            event.entries.filter(pk__in=seated)
+            .holding_numbers()
+            .order_by("number", "last_name", "first_name")
         )
         self.fields["arriving"].queryset = event.entries.order_by(
             "number", "last_name", "first_name"

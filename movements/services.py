@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from events.models import Entry, Event, Room, Round, Seat, Session, Table
+from events.models import Entry, Event, Room, Round, Seat, Session, Substitution, Table
 from movements import engine, planner, schemes
 from movements.models import Scheme
 from scoring import boards
@@ -306,24 +306,38 @@ def _room_create(session, number, room_doc, schedule, first, entries, family, se
 
 
 @transaction.atomic
-def seat_substitute(session: Session, *, leaving: Entry, arriving: Entry, from_round: int) -> int:
+def seat_substitute(
+    session: Session, *, leaving: Entry, arriving: Entry, from_round: int, by=None
+) -> int:
     """Put ``arriving`` into ``leaving``'s place from round ``from_round`` on.
 
-    Nobody else's seat changes. Returns how many seats changed hands.
+    The substitute plays under the participant's number for the rest of the session: the
+    seats of that number from the round on change hands (nobody else's seat changes), the
+    substitute takes the number, and the replaced player keeps it only for the record (status
+    «replaced»: out of the next session's planning). The standing belongs to the number.
+    Returns how many seats changed hands.
     """
+    Event.objects.select_for_update().get(pk=session.event_id)
+    leaving = Entry.objects.get(pk=leaving.pk)
+    arriving = Entry.objects.get(pk=arriving.pk)
     if leaving.event_id != session.event_id or arriving.event_id != session.event_id:
         raise ValidationError(_("Both players must be entered in this event."))
     if leaving.pk == arriving.pk:
         raise ValidationError({"arriving": _("A player cannot replace himself.")})
     if from_round < 1:
         raise ValidationError({"from_round": _("Rounds are numbered from 1.")})
-    seats = Seat.objects.filter(
-        round__room__session=session, entry=leaving, round__number__gte=from_round
-    )
-    busy = Seat.objects.filter(
-        round__room__session=session, entry=arriving, round__number__gte=from_round
-    )
-    if busy.exists():
+    in_session = Seat.objects.filter(round__room__session=session)
+    seats = in_session.filter(entry=leaving, round__number__gte=from_round)
+    numbers = set(seats.values_list("participant", flat=True))
+    if not numbers:
+        raise ValidationError(
+            {
+                "leaving": _("%(name)s has no seat in this session from round %(round)d on.")
+                % {"name": leaving.full_name, "round": from_round}
+            }
+        )
+    (number,) = numbers  # one player, one number: seat_substitute keeps it so
+    if in_session.filter(entry=arriving, round__number__gte=from_round).exists():
         raise ValidationError(
             {
                 "arriving": _(
@@ -332,17 +346,38 @@ def seat_substitute(session: Session, *, leaving: Entry, arriving: Entry, from_r
                 % {"name": arriving.full_name, "round": from_round}
             }
         )
-    changed = seats.update(entry=arriving)
-    if not changed:
+    other = (
+        Seat.objects.filter(entry=arriving, round__room__session__event=session.event_id)
+        .exclude(participant=number)
+        .values_list("participant", flat=True)
+        .first()
+    )
+    if other is not None:
         raise ValidationError(
             {
-                "leaving": _("%(name)s has no seat in this session from round %(round)d on.")
-                % {"name": leaving.full_name, "round": from_round}
+                "arriving": _(
+                    "%(name)s plays as participant %(other)d; a substitute takes the number "
+                    "%(number)d and cannot hold two numbers."
+                )
+                % {"name": arriving.full_name, "other": other, "number": number}
             }
         )
-    if arriving.status != Entry.Status.ACTIVE:
-        arriving.status = Entry.Status.ACTIVE
-        arriving.save(update_fields=["status"])
+    changed = seats.update(entry=arriving)
+    # The number passes to the substitute; the replaced player keeps it for the record, so
+    # that his own page and the standing still show whose results came before.
+    leaving.status = Entry.Status.REPLACED
+    leaving.save(update_fields=["status"])
+    arriving.number = number
+    arriving.status = Entry.Status.ACTIVE
+    arriving.save(update_fields=["number", "status"])
+    Substitution.objects.create(
+        session=session,
+        number=number,
+        from_round=from_round,
+        leaving=leaving,
+        arriving=arriving,
+        made_by=by,
+    )
     # Results already recorded in those rounds now belong to the substitute.
     from scoring.standings import session_recompute
 

@@ -444,6 +444,7 @@ def session_detail(request, pk, number):
                 leaving=data["leaving"],
                 arriving=data["arriving"],
                 from_round=data["from_round"],
+                by=request.user,
             )
         except ValidationError as error:
             _apply(form, error)
@@ -451,13 +452,16 @@ def session_detail(request, pk, number):
             messages.success(
                 request,
                 ngettext(
-                    "%(arriving)s takes the place of %(leaving)s from round %(round)d (%(count)d seat).",
-                    "%(arriving)s takes the place of %(leaving)s from round %(round)d (%(count)d seats).",
+                    "%(arriving)s plays as participant %(number)d in place of %(leaving)s "
+                    "from round %(round)d (%(count)d seat).",
+                    "%(arriving)s plays as participant %(number)d in place of %(leaving)s "
+                    "from round %(round)d (%(count)d seats).",
                     changed,
                 )
                 % {
                     "arriving": data["arriving"].full_name,
                     "leaving": data["leaving"].full_name,
+                    "number": event.entries.get(pk=data["arriving"].pk).number,
                     "round": data["from_round"],
                     "count": changed,
                 },

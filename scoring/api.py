@@ -447,9 +447,15 @@ def _standing_json(rows) -> list[dict]:
         {
             "rank": row.rank,
             "entry": row.entry.pk,
-            "number": row.entry.number,
-            "name": row.entry.full_name,
-            "club": row.entry.club,
+            "number": row.number,
+            "name": row.name,
+            "club": row.clubs,
+            # Everyone who held the number: the first player, then each substitute.
+            "players": [
+                {"entry": h.entry.pk, "name": h.entry.full_name, "from_round": h.from_round}
+                | ({"session": h.session} if h.session is not None else {})
+                for h in row.holders
+            ],
             "total": None if row.total is None else round(float(row.total), 4),
             "deals": row.deals,
             "penalty": float(row.penalty),

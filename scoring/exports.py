@@ -29,9 +29,9 @@ def standing_rows(rows: list[StandingRow]) -> list[list]:
         table.append(
             [
                 row.rank if row.deals else "",
-                row.entry.number or "",
-                row.entry.full_name,
-                row.entry.club,
+                row.number or "",
+                row.name,
+                row.clubs,
                 "" if row.total is None else f"{float(row.total):.2f}",
                 row.deals,
                 display.number_text(row.penalty) if row.penalty else "",

@@ -31,8 +31,9 @@ from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.db.models.fields.json import KeyTextTransform
+from django.utils.translation import gettext as _
 
-from events.models import Entry, Event, Seat, Session
+from events.models import Entry, Event, Seat, Session, Substitution
 from scoring import compare
 from scoring.models import (
     Adjustment,
@@ -459,16 +460,70 @@ def session_refresh(session: Session) -> None:
 
 
 @dataclass(frozen=True)
-class StandingRow:
-    rank: str
+class Holder:
+    """A player who held the row's participant number: the first one, then each substitute
+    from the round (of the session) he took it over."""
+
     entry: Entry
+    from_round: int | None = None  # None: from the start
+    session: int | None = None
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One row per participant number: a substitute's results count for the number he plays
+    under, together with those of the player he replaced."""
+
+    rank: str
+    entry: Entry  # who holds the number now (the last substitute, if any)
     total: Fraction | None
     deals: int
     penalty: Fraction
+    number: int | None = None
+    holders: tuple[Holder, ...] = ()
+    several_sessions: bool = False  # name the session beside a substitute's round
 
     @property
     def shown(self) -> str:
         return "—" if self.total is None else f"{float(self.total):.2f}"
+
+    @property
+    def entry_ids(self) -> tuple[int, ...]:
+        return tuple(h.entry.pk for h in self.holders) or (self.entry.pk,)
+
+    @property
+    def name(self) -> str:
+        """«Иванов Иван / Петров Пётр (замена с тура 5)»: every holder of the number."""
+        if not self.holders:
+            return self.entry.full_name
+        return " / ".join(
+            f"{entry.full_name} ({note})" if note else entry.full_name
+            for entry, note in self.labelled
+        )
+
+    @property
+    def labelled(self) -> tuple[tuple[Entry, str], ...]:
+        """(player, «substitute from round R» or "") for each holder, for the pages."""
+        if not self.holders:
+            return ((self.entry, ""),)
+        return tuple((h.entry, substitute_note(h, self)) for h in self.holders)
+
+    @property
+    def clubs(self) -> str:
+        return " / ".join(dict.fromkeys(h.entry.club for h in self.holders if h.entry.club)) or (
+            self.entry.club
+        )
+
+
+def substitute_note(holder: Holder, row: StandingRow) -> str:
+    if holder.from_round is None:
+        return ""
+    if row.several_sessions and holder.session is not None:
+        return _("substitute from round %(round)d of session %(session)d") % {
+            "round": holder.from_round,
+            "session": holder.session,
+        }
+    return _("substitute from round %(round)d") % {"round": holder.from_round}
 
 
 def _round_penalties(sessions: list[Session]) -> dict[int, Fraction]:
@@ -483,26 +538,73 @@ def _round_penalties(sessions: list[Session]) -> dict[int, Fraction]:
     return found
 
 
+def _holders(entries: dict[int, Entry], subs: list[Substitution]) -> dict[object, list[Holder]]:
+    """Standing key (the participant number; a numberless entry stands alone) → holders in
+    order of play."""
+    chains: dict[object, list[Holder]] = {}
+    for sub in subs:
+        chain = chains.setdefault(sub.number, [Holder(sub.leaving)])
+        if all(h.entry.pk != sub.leaving_id for h in chain):
+            chain.append(Holder(sub.leaving))
+        chain.append(Holder(sub.arriving, sub.from_round, sub.session.number))
+    for entry in sorted(entries.values(), key=lambda e: e.pk):
+        key = _key(entry)
+        chain = chains.setdefault(key, [])
+        if all(h.entry.pk != entry.pk for h in chain):
+            chain.append(Holder(entry))
+    return chains
+
+
+def _key(entry: Entry) -> object:
+    return entry.number if entry.number is not None else ("entry", entry.pk)
+
+
 def _standing(event: Event, sessions: list[Session]) -> list[StandingRow]:
     for session in sessions:
         session_refresh(session)
-    parts: dict[int, list[Fraction]] = defaultdict(list)
-    deals: dict[int, int] = defaultdict(int)
-    for entry_id, total, count in SessionTotal.objects.filter(session__in=sessions).values_list(
+    rows_of = SessionTotal.objects.filter(session__in=sessions).values_list(
         "entry_id", "total", "deals"
-    ):
-        parts[entry_id].append(_exact(total))
-        deals[entry_id] += count
-    penalties = _round_penalties(sessions)
+    )
+    found = list(rows_of)
+    entries = Entry.objects.only("id", "number", "last_name", "first_name", "club").in_bulk(
+        list({entry_id for entry_id, _total, _deals in found})
+    )
+    key_of = {pk: _key(entry) for pk, entry in entries.items()}
+    parts: dict[object, list[Fraction]] = defaultdict(list)
+    deals: dict[object, int] = defaultdict(int)
+    for entry_id, total, count in sorted(found, key=lambda r: _order(key_of[r[0]])):
+        parts[key_of[entry_id]].append(_exact(total))
+        deals[key_of[entry_id]] += count
+    penalties: dict[object, Fraction] = defaultdict(Fraction)
+    for entry_id, penalty in _round_penalties(sessions).items():
+        if entry_id in key_of:
+            penalties[key_of[entry_id]] += penalty
+    subs = list(
+        Substitution.objects.filter(session__in=sessions)
+        .select_related("session", "leaving", "arriving")
+        .order_by("session__number", "from_round", "id")
+    )
+    holders = _holders(entries, subs)
     totals = {key: (compare.exact_sum(values), deals[key]) for key, values in parts.items()}
     rows = compare.standings_of_totals(totals, BY[event.scoring_method], penalties)
-    entries = Entry.objects.only("id", "number", "last_name", "first_name", "club").in_bulk(
-        list(totals)
-    )
+    several = len(sessions) > 1
     return [
-        StandingRow(row.rank, entries[row.key], row.total, row.deals, penalties.get(row.key, 0))
+        StandingRow(
+            row.rank,
+            holders[row.key][-1].entry,
+            row.total,
+            row.deals,
+            penalties.get(row.key, 0),
+            number=row.key if isinstance(row.key, int) else None,
+            holders=tuple(holders[row.key]),
+            several_sessions=several,
+        )
         for row in rows
     ]
+
+
+def _order(key: object) -> tuple:
+    return (0, key, 0) if isinstance(key, int) else (1, 0, key[1])
 
 
 def session_standings(session: Session) -> list[StandingRow]:
@@ -644,6 +746,6 @@ def player_card(entry: Entry) -> Card:
             )
     standing: dict[int, StandingRow | None] = {}
     for session in sessions:
-        mine = [r for r in session_standings(session) if r.entry.pk == entry.pk]
+        mine = [r for r in session_standings(session) if entry.pk in r.entry_ids]
         standing[session.number] = mine[0] if mine else None
     return Card(entry=entry, rows=rows, standings=standing)

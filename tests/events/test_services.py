@@ -108,3 +108,43 @@ def test_a_draw_without_seed_records_a_random_one(event):
 def test_a_draw_needs_players(event):
     with pytest.raises(ValidationError, match="no playing players"):
         services.draw_make(event, seed="x")
+
+
+# --- a seated event keeps its numbers; a withdrawal says what it means ---------------------
+
+
+def test_a_draw_is_refused_once_players_are_seated_and_nothing_changes(session15):
+    event = session15.event
+    before = dict(event.entries.values_list("pk", "number"))
+    with pytest.raises(ValidationError) as caught:
+        services.draw_make(event, seed="again")
+    text = caught.value.message_dict["numbers"][0]
+    assert "seated in session 1" in text and "substitute" in text
+    assert dict(event.entries.values_list("pk", "number")) == before
+    assert event.draws.count() == 1
+
+
+def test_a_seated_players_number_cannot_be_changed_by_hand(session15):
+    entry = session15.event.entries.get(number=3)
+    with pytest.raises(ValidationError) as caught:
+        services.entry_update(entry, number=99)
+    assert "seated as participant 3 in session 1" in caught.value.message_dict["number"][0]
+    services.entry_update(Entry.objects.get(pk=entry.pk), club="Клуб")  # others still change
+    assert Entry.objects.get(pk=entry.pk).number == 3
+
+
+def test_withdrawing_a_seated_player_needs_a_confirmation_that_says_what_it_means(session15):
+    entry = session15.event.entries.get(number=4)
+    with pytest.raises(ValidationError) as caught:
+        services.entry_withdraw(entry)
+    text = caught.value.message_dict["confirm"][0]
+    assert "participant 4 in session 1 from round 1" in text
+    assert "not counted for the next session" in text
+    assert Entry.objects.get(pk=entry.pk).status == "active"
+    services.entry_withdraw(entry, confirmed=True)
+    assert Entry.objects.get(pk=entry.pk).status == "withdrawn"
+
+
+def test_withdrawing_an_unseated_player_needs_no_confirmation(event):
+    entry = services.entry_create(event, last_name="Иванов", first_name="Иван")
+    assert services.entry_withdraw(entry).status == "withdrawn"

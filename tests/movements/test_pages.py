@@ -336,7 +336,7 @@ def test_a_substitute_takes_a_place_from_a_round_on(director_client, event, worl
     late.refresh_from_db()
     assert late.status == "active"
     page = director_client.get(session_url(event), **EN).content.decode()
-    assert "Запасной Пётр takes the place of" in page
+    assert "Запасной Пётр plays as participant 4 in place of" in page
 
 
 @pytest.mark.parametrize(
