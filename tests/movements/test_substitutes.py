@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from events import services as event_services
 from events.models import Entry, Round, Seat, Substitution
 from movements import seating
-from movements.services import seat_substitute
+from movements.services import seat_substitute, session_create
 from scoring import services, standings
 from tests.scoring.conftest import THREE_DIAMONDS, play_of, start
 
@@ -155,3 +155,15 @@ def test_a_withdrawn_player_who_was_replaced_keeps_his_rounds(session15):
     leaving.refresh_from_db()
     assert leaving.status == "replaced"
     assert seating.playing_count(session15.event) == 15
+
+
+def test_the_next_session_seats_the_substitute_under_the_number(substituted):
+    from tests.movements.conftest import option_for
+
+    session, leaving, late = substituted
+    second = session_create(session.event, option_for(15, kind="prime", seats=3), number=2)
+    seats = Seat.objects.filter(round__room__session=second)
+    assert set(seats.filter(participant=7).values_list("entry", flat=True)) == {late.pk}
+    assert not seats.filter(entry=leaving).exists()
+    (row,) = [r for r in standings.event_standings(session.event) if r.number == 7]
+    assert row.name == f"{leaving.full_name} / Поздний П (substitute from round 3 of session 1)"
