@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.db.models.fields.json import KeyTextTransform
 from django.utils.translation import gettext as _
 
@@ -127,7 +128,7 @@ def _inputs(deals: list[Deal], session_id: int | None = None) -> _Inputs:
             table__isnull=False, round__room__session_id=session_id
         ).values_list("round_id", "table_id", "position", "entry_id")
     else:
-        seat_rows = _seats_at({(p["round_id"], p["table_id"]) for g in plays.values() for p in g})
+        seat_rows = _seats_of_sets(set_ids)
     for round_id, table_id, position, entry_id in seat_rows:
         seats[(round_id, table_id)][position] = entry_id
     # Each seat's score as text straight from the JSON (no decoding of whole documents).
@@ -153,20 +154,20 @@ def _inputs(deals: list[Deal], session_id: int | None = None) -> _Inputs:
     return _Inputs(plays, seats, results, artificial, penalties)
 
 
-def _seats_at(pairs: set[tuple[int, int]]) -> list[tuple]:
-    """(round, table, position, entry) of the seats at these (round, table) pairs: one
-    indexed join on a VALUES list rather than a filter on every seat of the rounds."""
-    if not pairs:
+def _seats_of_sets(set_ids: set[int]) -> list[tuple]:
+    """(round, table, position, entry) of the seats at the tables that play these sets: the
+    seats whose (round, table) has a table-play of one of the sets, one indexed semi-join
+    that both backends run (rather than every seat of the rounds)."""
+    if not set_ids:
         return []
-    table = Seat._meta.db_table
-    values = ", ".join(["(%s, %s)"] * len(pairs))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT s.round_id, s.table_id, s.position, s.entry_id FROM {table} s "
-            f"JOIN (VALUES {values}) AS v(r, t) ON s.round_id = v.r AND s.table_id = v.t",
-            [x for pair in sorted(pairs) for x in pair],
+    plays = TablePlay.objects.filter(
+        board_set_id__in=set_ids, round_id=OuterRef("round_id"), table_id=OuterRef("table_id")
+    )
+    return list(
+        Seat.objects.filter(Exists(plays)).values_list(
+            "round_id", "table_id", "position", "entry_id"
         )
-        return cursor.fetchall()
+    )
 
 
 class _Figure(NamedTuple):
@@ -297,19 +298,10 @@ def _write_scores(rows: list[tuple]) -> None:
         )
 
 
-def _write_totals(changed: list[tuple[int, str, int]]) -> None:
-    """Set (id, total, deals) of many SessionTotal rows in one statement."""
-    if not changed:
-        return
-    table = SessionTotal._meta.db_table
-    values = ", ".join(["(%s, %s, %s)"] * len(changed))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET total = v.total, deals = CAST(v.deals AS integer) "
-            f"FROM (VALUES {values}) AS v(id, total, deals) "
-            f"WHERE {table}.id = CAST(v.id AS bigint)",
-            [x for row in changed for x in row],
-        )
+def _write_totals(changed: list[SessionTotal]) -> None:
+    """Save (total, deals) of many SessionTotal rows in one statement per batch."""
+    if changed:
+        SessionTotal.objects.bulk_update(changed, ["total", "deals"], batch_size=500)
 
 
 def _relaxed_commit() -> None:
@@ -431,9 +423,9 @@ def _session_deals_recompute(session: Session, ids: list[int]) -> None:
                     )
                 )
             elif moved or count[entry_id]:
-                changed.append(
-                    (total.pk, _text(_exact(total.total) + moved), total.deals + count[entry_id])
-                )
+                total.total = _text(_exact(total.total) + moved)
+                total.deals += count[entry_id]
+                changed.append(total)
         _write_totals(changed)
         SessionTotal.objects.bulk_create(created)
         Deal.objects.filter(pk__in=[d.pk for d in deals]).update(scores_stale=False)
