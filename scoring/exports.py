@@ -89,15 +89,17 @@ def traveller_rows(
     traveller: Traveller, method: str, *, with_deal: bool = False, header: bool = True
 ) -> list[list]:
     positions = "WNES"  # every file has the same columns, whichever seats play the deal
-    head = [_("Round"), _("Table"), "W", "N", "E", "S", _("Contract"), _("Defence"), _("Tricks")]
+    head = [_("Round"), _("Room"), _("Table"), "W", "N", "E", "S"]
+    head += [_("Contract"), _("Defence"), _("Tricks")]
     for position in positions:
         head += [f"{_('Points')} {position}", f"{_('Figure')} {position}"]
     table = [([_("Deal")] if with_deal else []) + head] if header else []
     for row in traveller.rows:
         result = row.sheet.current.result if row.sheet and row.sheet.current else None
         sheet = display.sheet_of(result)
-        line = [row.play.round.number, row.play.table.number]
-        line += [row.players[p].full_name if p in row.players else "" for p in "WNES"]
+        # The room and each player's number: tables are numbered anew in every room.
+        line = [row.play.round.number, str(row.play.table.room), row.play.table.number]
+        line += [_player(row.players[p]) if p in row.players else "" for p in "WNES"]
         line += [
             display.contract_text(sheet),
             display.defence_text(sheet),
@@ -114,3 +116,7 @@ def traveller_rows(
             line += [shown, display.figure_text(score.net_num, score.net_den, method)]
         table.append(([traveller.deal.code] if with_deal else []) + line)
     return table
+
+
+def _player(entry) -> str:
+    return f"{entry.number} {entry.full_name}" if entry.number else entry.full_name

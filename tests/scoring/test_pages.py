@@ -365,3 +365,10 @@ def test_csv_files_are_utf8_with_a_bom(client, scored):
     assert "N: три ♦" in card
     traveller = client.get(urls[7]).content.decode("utf-8-sig").splitlines()
     assert len(traveller) == 1 + 5  # the set is played by five tables
+    # Tables are numbered anew in every room: each row names its room and its players' numbers.
+    head = traveller[0].split(";")
+    assert head[:3] == ["Тур", "Комната", "Стол"]
+    north = entry_at(scored, "N")
+    row = next(line.split(";") for line in traveller[1:] if north.full_name in line)
+    assert row[1] == str(scored.table.room) and row[2] == str(scored.table.number)
+    assert row[head.index("N")] == f"{north.number} {north.full_name}"
