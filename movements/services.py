@@ -188,7 +188,7 @@ def session_create(
                     % {"max": most, "full": _full_rounds(summaries)}
                 }
             )
-    plan = planner.option_of(summaries).as_dict()
+    plan = planner.option_of(summaries).as_dict(event.minutes_per_deal)
     schedules = []
     for i, room_doc in enumerate(plan["rooms"], start=1):
         scheme = own.get(i)
