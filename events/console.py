@@ -55,6 +55,7 @@ class Cell:
     url: str  # the sheet (its history) or, with no sheet yet, the scorer form
     sheet: int | None = None
     version: int | None = None
+    late: bool = False  # the table's players wrote it after «Конец тура!»
 
 
 @dataclass(frozen=True)
@@ -185,7 +186,7 @@ def _rows(event_pk: int, rnd: Round) -> list[Row]:
     sheets = {
         (s["play_id"], s["deal_id"]): s
         for s in ScoreSheet.objects.filter(play__round=rnd).values(
-            "pk", "play_id", "deal_id", "status", "current__number"
+            "pk", "play_id", "deal_id", "status", "current__number", "late"
         )
     }
     players: dict[int, list[dict]] = {}
@@ -221,6 +222,7 @@ def _rows(event_pk: int, rnd: Round) -> list[Row]:
                         url=reverse("scoring:sheet", args=[event_pk, sheet["pk"]]),
                         sheet=sheet["pk"],
                         version=sheet["current__number"],
+                        late=sheet["late"],
                     )
                 )
         rows.append(

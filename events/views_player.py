@@ -19,6 +19,7 @@ def _entry(key: str) -> Entry:
 
 def _context(entry: Entry) -> dict:
     from scoring.display import figure_unit
+    from scoring.services import entry_open_plays
     from scoring.standings import player_card
 
     places = player_places(entry)
@@ -30,6 +31,8 @@ def _context(entry: Entry) -> dict:
         "event": entry.event,
         **places,
         "replaced": replaced,
+        # After «Конец тура!» his last table may still write its sheets: link it.
+        "open_plays": entry_open_plays(entry) if places["room"] else [],
         # His own points always; percentages and the standing once the director publishes.
         "card": card,
         "published": entry.event.results_public,

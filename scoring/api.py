@@ -87,6 +87,7 @@ class SheetSerializer(serializers.ModelSerializer):
             "version",
             "data",
             "result",
+            "late",
             "created_at",
             "updated_at",
         ]
@@ -100,16 +101,42 @@ class PlaySerializer(serializers.ModelSerializer):
     table = serializers.IntegerField(source="table.number")
     set = serializers.IntegerField(source="board_set.number")
     deals = serializers.SerializerMethodField()
+    players = serializers.SerializerMethodField(
+        help_text="may the table's players enter and confirm its sheets now (the table's "
+        "page asks the same): open, late (after «Конец тура!»), the director's access "
+        "(«», open, closed) and the reason"
+    )
 
     class Meta:
         model = TablePlay
-        fields = ["id", "session", "room", "round", "round_state", "table", "set", "deals", "late"]
+        fields = [
+            "id",
+            "session",
+            "room",
+            "round",
+            "round_state",
+            "table",
+            "set",
+            "deals",
+            "late",
+            "players",
+        ]
 
     def get_deals(self, play) -> list[dict]:
         return [
             {"number": d.number, "active_seats": d.active_seats, "first_hand": d.first_hand}
             for d in play.board_set.deals.all()
         ]
+
+    def get_players(self, play) -> dict:
+        known = self.context.get("access") or {}
+        access = known.get(play.pk) or services.players_access(play)
+        return {
+            "open": access.open,
+            "late": access.late,
+            "access": play.players_access,
+            "reason": access.reason,
+        }
 
 
 class CorrectSerializer(serializers.Serializer):
@@ -247,7 +274,35 @@ class PlayList(APIView):
         )
         if request.query_params.get("round", "").isdigit():
             plays = plays.filter(round__number=int(request.query_params["round"]))
-        return Response(PlaySerializer(plays, many=True).data)
+        plays = list(plays)
+        context = {"access": services.plays_access(plays)}
+        return Response(PlaySerializer(plays, many=True, context=context).data)
+
+
+class PlayAccessSerializer(serializers.Serializer):
+    access = serializers.ChoiceField(
+        choices=TablePlay.Access.choices,
+        allow_blank=True,
+        help_text="open: the table's players may write this finished round's sheets again; "
+        "closed: only the director; empty: by the clock",
+    )
+
+
+class PlayAccess(APIView):
+    @extend_schema(request=PlayAccessSerializer, responses=PlaySerializer)
+    def post(self, request, event_pk, pk):
+        """The director opens a finished round to one table's players again, or closes it."""
+        event = _own_event(request, event_pk)
+        play = get_object_or_404(
+            TablePlay.objects.filter(round__room__session__event=event).select_related(
+                "round__room__session__event", "table", "board_set"
+            ),
+            pk=pk,
+        )
+        body = PlayAccessSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        play = services.play_access_set(play, body.validated_data["access"], by_user=request.user)
+        return Response(PlaySerializer(play).data)
 
 
 class SheetList(APIView):

@@ -6,6 +6,11 @@ from scoring import api
 
 urlpatterns = [
     path("events/<int:event_pk>/plays/", api.PlayList.as_view(), name="scoring-play-list"),
+    path(
+        "events/<int:event_pk>/plays/<int:pk>/players-access/",
+        api.PlayAccess.as_view(),
+        name="scoring-play-access",
+    ),
     path("events/<int:event_pk>/sheets/", api.SheetList.as_view(), name="scoring-sheet-list"),
     path(
         "events/<int:event_pk>/sheets/<int:pk>/",

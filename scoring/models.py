@@ -74,6 +74,18 @@ class TablePlay(models.Model):
     # Marked at «Конец тура!» when not every deal of the set has a sheet (time penalties).
     late = models.BooleanField(default=False)
 
+    class Access(models.TextChoices):
+        """Whether the table's players may still write this round's sheets: by the clock
+        (``scoring.services.players_access``), or as the director decided."""
+
+        CLOCK = "", _("by the clock")
+        OPEN = "open", _("opened by the director")
+        CLOSED = "closed", _("closed by the director")
+
+    players_access = models.CharField(
+        max_length=6, choices=Access.choices, blank=True, default=Access.CLOCK
+    )
+
     class Meta:
         ordering = ["round", "table__number"]
         constraints = [
@@ -98,6 +110,8 @@ class ScoreSheet(models.Model):
     current = models.ForeignKey(
         "ScoreSheetVersion", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    # A player entered or confirmed it after «Конец тура!»: the director's console marks it.
+    late = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

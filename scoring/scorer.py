@@ -32,7 +32,8 @@ class ScorerStep:
                 "score": result["scores"].get(seat),
                 "failed": seat in result["failed"],
             }
-            for seat in deal.active_seats
+            for seat in "WNES"  # round the table, as the pages list seats
+            if seat in deal.active_seats
         ]
 
 

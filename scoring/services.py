@@ -8,10 +8,11 @@ write:
 
 - the director of the event, at any time: his write is final (``confirmed``) and a change is
   a new version — history is kept, nothing is overwritten silently;
-- a player seated at that table in that round, while the round is on the clock: a first
+- a player seated at that table in that round, while the round is on the clock and after
+  «Конец тура!» until the table's next round starts (see :func:`players_access`): a first
   result is ``entered``; the same result again records nothing; a *different* result does not
   overwrite — it is kept as a proposed version and the sheet becomes ``disputed`` until the
-  director decides.
+  director decides. What players write after «Конец тура!» is marked ``late``.
 
 A change of a sheet's current result marks the deal's comparison stale and recomputes it on
 commit (``scoring.standings``).
@@ -27,7 +28,7 @@ from fractions import Fraction
 
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Count, F, Max
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -266,30 +267,188 @@ def _player_seat(play: TablePlay, entry) -> Seat:
     return seat
 
 
-def _check_round_open_to_players(rnd: Round) -> None:
-    if rnd.state == Round.State.FINISHED:
-        raise ValidationError(
-            {
-                "round": _(
-                    "Round %(n)d is over: only the director can record or correct its sheets now."
-                )
-                % {"n": rnd.number}
-            }
-        )
+# --- when a table's players may write ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayersAccess:
+    """Whether the players of a table-round may enter and confirm its sheets now.
+
+    ``late``: open after «Конец тура!» — what they write then is marked late for the
+    director. ``reason``: why it is closed, or until when it stays open (the user's
+    language); empty while the round is on the clock."""
+
+    open: bool
+    late: bool
+    reason: str
+
+
+def _access(play: TablePlay, following: Round | None) -> PlayersAccess:
+    """The rule. On the clock: open. Before it: closed. After «Конец тура!» the table may
+    finish writing until its next round (the room's following round) starts — the last round
+    of the session until the director closes it; the director may close a table earlier or
+    open it again later."""
+    rnd = play.round
+    n = rnd.number
+    if rnd.state in (Round.State.RUNNING, Round.State.PAUSED):
+        return PlayersAccess(True, False, "")
     if rnd.state == Round.State.PENDING:
-        raise ValidationError({"round": _("Round %(n)d has not started yet.") % {"n": rnd.number}})
+        return PlayersAccess(
+            False,
+            False,
+            _("Round %(n)d has not started yet: sheets can be entered once it starts.") % {"n": n},
+        )
+    if play.players_access == TablePlay.Access.OPEN:
+        return PlayersAccess(
+            True,
+            True,
+            _(
+                "The director has opened round %(n)d again for this table: its sheets can be "
+                "entered and confirmed; they are marked late."
+            )
+            % {"n": n},
+        )
+    if play.players_access == TablePlay.Access.CLOSED:
+        return PlayersAccess(
+            False,
+            False,
+            _(
+                "Round %(n)d is over and the director has closed it: only the director can "
+                "record or correct its sheets now."
+            )
+            % {"n": n},
+        )
+    if following is not None and following.state != Round.State.PENDING:
+        return PlayersAccess(
+            False,
+            False,
+            _(
+                "Round %(n)d is over and round %(next)d has started: only the director can "
+                "record or correct the sheets of round %(n)d now."
+            )
+            % {"n": n, "next": following.number},
+        )
+    if following is not None:
+        return PlayersAccess(
+            True,
+            True,
+            _(
+                "Round %(n)d is over: its sheets can still be entered and confirmed until round "
+                "%(next)d starts. They are marked late for the director."
+            )
+            % {"n": n, "next": following.number},
+        )
+    return PlayersAccess(
+        True,
+        True,
+        _(
+            "Round %(n)d is over: its sheets can still be entered and confirmed until the "
+            "director closes the round. They are marked late for the director."
+        )
+        % {"n": n},
+    )
 
 
-def _actor(play: TablePlay, by_user, by_entry) -> Seat | None:
-    """Check the actor; the player's seat, or None for the director."""
+def _following(rounds) -> dict[int, Round | None]:
+    """Each round's following round in its room (None for the last), in one query."""
+    rounds = list(rounds)
+    later = Round.objects.filter(room_id__in={r.room_id for r in rounds}).order_by("number")
+    by_room: dict[int, list[Round]] = {}
+    for other in later:
+        by_room.setdefault(other.room_id, []).append(other)
+    return {
+        r.pk: next((o for o in by_room.get(r.room_id, []) if o.number > r.number), None)
+        for r in rounds
+    }
+
+
+def players_access(play: TablePlay) -> PlayersAccess:
+    """May the players of ``play`` enter and confirm its sheets now (see :func:`_access`)?
+    The table's pages ask this before they offer a button; the writes below ask it again."""
+    return _access(play, _following([play.round])[play.round_id])
+
+
+def plays_access(plays) -> dict[int, PlayersAccess]:
+    """:func:`players_access` of several table-rounds (``round`` selected), in one query."""
+    plays = list(plays)
+    following = _following({p.round_id: p.round for p in plays}.values())
+    return {p.pk: _access(p, following[p.round_id]) for p in plays}
+
+
+def entry_open_plays(entry) -> list[TablePlay]:
+    """The finished table-rounds where ``entry`` sat whose sheets his table may still enter
+    and confirm (after «Конец тура!», or opened again by the director): his phone links
+    them. Two queries, whatever the number of rounds."""
+    plays = list(
+        TablePlay.objects.filter(
+            round__state=Round.State.FINISHED,
+            round__placements__entry=entry,
+            round__placements__table=F("table"),
+        )
+        .exclude(players_access=TablePlay.Access.CLOSED)
+        .select_related("round", "table")
+        .order_by("round__number")
+    )
+    access = plays_access(plays)
+    return [p for p in plays if access[p.pk].open]
+
+
+def _actor(play: TablePlay, by_user, by_entry) -> PlayersAccess | None:
+    """Check the actor: None for the director; for a player, when his table may write."""
     if (by_user is None) == (by_entry is None):
         raise ValueError("a sheet is written either by the director or by a player")
     if by_user is not None:
         _check_director(by_user, _event_of(play))
         return None
-    seat = _player_seat(play, by_entry)
-    _check_round_open_to_players(play.round)
-    return seat
+    _player_seat(play, by_entry)
+    access = players_access(play)
+    if not access.open:
+        raise ValidationError({"round": access.reason})
+    return access
+
+
+def _check_access_change(rnd: Round, access: str, by_user) -> None:
+    _check_director(by_user, rnd.room.session.event)
+    if access not in TablePlay.Access.values:
+        raise ValidationError({"access": _("Open the table, close it, or leave it to the clock.")})
+    if rnd.state != Round.State.FINISHED:
+        raise ValidationError(
+            {
+                "access": _(
+                    "Round %(n)d is not over: while it is on the clock its tables write their "
+                    "sheets, before it starts nobody does."
+                )
+                % {"n": rnd.number}
+            }
+        )
+
+
+def play_access_set(play: TablePlay, access: str, *, by_user) -> TablePlay:
+    """The director opens a finished round to one table's players again (``open``), closes
+    it to them (``closed``) or leaves it to the clock (``""``)."""
+    with transaction.atomic():
+        play = _locked_play(play)
+        _check_access_change(play.round, access, by_user)
+        play.players_access = access
+        play.save(update_fields=["players_access"])
+        return play
+
+
+def round_access_set(rnd: Round, access: str, *, by_user) -> int:
+    """The same for every table of a finished round (e.g. the director closes the last round
+    of the session); the number of tables changed."""
+    with transaction.atomic():
+        rnd = (
+            Round.objects.select_for_update(of=("self",))
+            .select_related("room__session__event")
+            .get(pk=rnd.pk)
+        )
+        _check_access_change(rnd, access, by_user)
+        return (
+            TablePlay.objects.filter(round=rnd)
+            .exclude(players_access=access)
+            .update(players_access=access)
+        )
 
 
 def _locked_play(play: TablePlay) -> TablePlay:
@@ -366,7 +525,8 @@ def sheet_record(
     with transaction.atomic():
         play = _locked_play(play)
         deal = Deal.objects.select_related("board_set").get(pk=deal.pk)
-        _actor(play, by_user, by_entry)
+        access = _actor(play, by_user, by_entry)
+        late = access is not None and access.late
         checked = sheet_check(play, deal, data)
         sheet = ScoreSheet.objects.select_related("current").filter(play=play, deal=deal).first()
         director = by_user is not None
@@ -377,6 +537,7 @@ def sheet_record(
             version = _new_version(sheet, checked, 1, by_user, by_entry, note)
             sheet.current = version
             sheet.status = ScoreSheet.Status.CONFIRMED if director else ScoreSheet.Status.ENTERED
+            sheet.late = sheet.late or late
             sheet.save()
             _scores_changed([deal.pk])
             return Recorded(sheet, version, "created")
@@ -394,7 +555,8 @@ def sheet_record(
                 return Recorded(sheet, last, "unchanged")  # the same proposal sent again
             version = _new_version(sheet, checked, last.number + 1, None, by_entry, note)
             sheet.status = ScoreSheet.Status.DISPUTED
-            sheet.save(update_fields=["status", "updated_at"])
+            sheet.late = sheet.late or late
+            sheet.save(update_fields=["status", "late", "updated_at"])
             return Recorded(sheet, version, "disputed")
         _check_expected(sheet, expected_version)
         version = _new_version(sheet, checked, last.number + 1, by_user, None, note)
@@ -438,7 +600,7 @@ def sheet_confirm(sheet: ScoreSheet, *, by_entry=None, by_user=None) -> ScoreShe
             .select_related("play__round__room__session__event", "play__table", "current")
             .get(pk=sheet.pk)
         )
-        _actor(sheet.play, by_user, by_entry)
+        access = _actor(sheet.play, by_user, by_entry)
         if by_entry is not None:
             if sheet.status == ScoreSheet.Status.DISPUTED:
                 raise ValidationError({"status": _("The sheet is disputed: the director decides.")})
@@ -451,7 +613,8 @@ def sheet_confirm(sheet: ScoreSheet, *, by_entry=None, by_user=None) -> ScoreShe
                 )
         if sheet.status != ScoreSheet.Status.CONFIRMED:
             sheet.status = ScoreSheet.Status.CONFIRMED
-            sheet.save(update_fields=["status", "updated_at"])
+            sheet.late = sheet.late or (access is not None and access.late)
+            sheet.save(update_fields=["status", "late", "updated_at"])
         return sheet
 
 

@@ -11,6 +11,16 @@ urlpatterns = [
     path("events/<int:pk>/scores/publish/", views.publish, name="publish"),
     path("events/<int:pk>/scores/plays/<int:play_pk>/", views.play_detail, name="play"),
     path(
+        "events/<int:pk>/scores/plays/<int:play_pk>/access/",
+        views.play_access,
+        name="play_access",
+    ),
+    path(
+        "events/<int:pk>/scores/rounds/<int:round_pk>/close/",
+        views.round_close,
+        name="round_close",
+    ),
+    path(
         "events/<int:pk>/scores/plays/<int:play_pk>/deals/<int:number>/",
         views.sheet_form,
         name="sheet_form",

@@ -92,6 +92,9 @@ def overview(request, pk):
             )
             .order_by("table__number")
         )
+    access = services.plays_access(plays)
+    for play in plays:
+        play.access = access[play.pk]
     disputed = (
         ScoreSheet.objects.filter(
             play__round__room__session__event=event, status=ScoreSheet.Status.DISPUTED
@@ -108,6 +111,7 @@ def overview(request, pk):
             "chosen": chosen,
             "plays": plays,
             "disputed": disputed,
+            "any_open": any(p.access.open for p in plays),
             "sessions": event.sessions.order_by("number"),
             "multi_room": len({r.room_id for r in rounds})
             > len({r.room.session_id for r in rounds}),
@@ -134,6 +138,7 @@ def _play_context(event, play, form=None):
     return {
         "event": event,
         "play": play,
+        "access": services.players_access(play),
         "seats": seats,
         "rows": rows,
         "adjustments": play.adjustments.select_related("entry", "deal", "created_by"),
@@ -420,6 +425,58 @@ def adjustment_delete(request, pk, adjustment_pk):
     if request.POST.get("back") == "play":
         return redirect("scoring:play", pk=event.pk, play_pk=adjustment.play_id)
     return redirect("scoring:adjustments", pk=event.pk)
+
+
+#: What the director's open/close of a finished round's table said.
+ACCESS_DONE = {
+    TablePlay.Access.OPEN: gettext_lazy(
+        "Table %(table)d may enter and confirm the sheets of round %(round)d again."
+    ),
+    TablePlay.Access.CLOSED: gettext_lazy(
+        "Table %(table)d is closed: only you record the sheets of round %(round)d now."
+    ),
+    TablePlay.Access.CLOCK: gettext_lazy(
+        "Table %(table)d follows the clock again for the sheets of round %(round)d."
+    ),
+}
+
+
+@login_required
+@require_POST
+def play_access(request, pk, play_pk):
+    """The director opens a finished round to one table's players again, or closes it."""
+    event = event_for(request.user, pk)
+    play = _play(event, play_pk)
+    try:
+        play = services.play_access_set(play, request.POST.get("access", ""), by_user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            ACCESS_DONE[play.players_access]
+            % {"table": play.table.number, "round": play.round.number},
+        )
+    return redirect("scoring:play", pk=event.pk, play_pk=play.pk)
+
+
+@login_required
+@require_POST
+def round_close(request, pk, round_pk):
+    """The director closes a finished round to every table (e.g. the session's last one)."""
+    event = event_for(request.user, pk)
+    rnd = get_object_or_404(Round.objects.filter(room__session__event=event), pk=round_pk)
+    try:
+        services.round_access_set(rnd, TablePlay.Access.CLOSED, by_user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            _("Round %(n)d is closed to the tables: only you record its sheets now.")
+            % {"n": rnd.number},
+        )
+    return redirect(f"{reverse('scoring:overview', args=[event.pk])}?round={rnd.pk}")
 
 
 @login_required

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from events import clock
 from events.links import table_by_key
 from events.models import Round, Seat, Table
-from scoring import services
+from scoring import display, services
 from scoring.models import ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.views import OUTCOMES, STALE_CHECK, _seats
@@ -29,9 +29,25 @@ def _table(key: str) -> Table:
     return table_by_key(key)
 
 
-def _round_of(table: Table) -> Round | None:
-    """The round the table is at: on the clock, else the latest over, else the first."""
-    return clock.current_round(table.room.rounds.order_by("number"))
+#: The order the table's pages list seats in: round the table, W N E S (N E S at a table of
+#: three, where W is empty).
+TABLE_ORDER = "WNES"
+
+
+def _in_table_order(positions):
+    return sorted(positions, key=TABLE_ORDER.index)
+
+
+def _round_of(table: Table, number: int | None = None) -> Round | None:
+    """The round asked for (``/rounds/<n>/``), else the one the table is at: on the clock,
+    else the latest over, else the first."""
+    rounds = table.room.rounds.order_by("number")
+    if number is None:
+        return clock.current_round(rounds)
+    rnd = rounds.filter(number=number).first()
+    if rnd is None:
+        raise Http404(_("There is no round %(n)d in this room.") % {"n": number})
+    return rnd
 
 
 def _play(table: Table, rnd: Round | None) -> TablePlay | None:
@@ -64,11 +80,14 @@ def _who_query(request, me: Seat | None) -> str:
     return f"me={key}" if key == me.entry.key else f"as={me.position}"
 
 
-def _context(request, table: Table) -> dict:
-    rnd = _round_of(table)
+def _context(request, table: Table, round_number: int | None = None) -> dict:
+    rnd = _round_of(table, round_number)
     play = _play(table, rnd)
-    seats = _seats(play) if play else []
+    seats = sorted(_seats(play), key=lambda s: TABLE_ORDER.index(s.position)) if play else []
     me = _me(request, seats)
+    # Asked of the service before any button is offered: the page never offers what the
+    # write would refuse, and says why instead.
+    access = services.players_access(play) if play else None
     return {
         "table": table,
         "room": table.room,
@@ -79,24 +98,77 @@ def _context(request, table: Table) -> dict:
         "me": me,
         "me_key": request.GET.get("me", "") or request.POST.get("me", ""),
         "who": _who_query(request, me),
-        "open_to_players": rnd is not None and rnd.state in clock.ON_CLOCK,
+        "access": access,
+        "open_to_players": bool(access and access.open),
+        "round_url": reverse("table:round", args=[table.key, rnd.number]) if rnd else "",
+    }
+
+
+def _result(sheet: ScoreSheet | None, deal, seats: list[Seat]) -> dict | None:
+    """A recorded result as the table reads it: the contract, and for every seat in table
+    order its part (declarer, whist, pass…), tricks and score."""
+    if sheet is None or sheet.current is None:
+        return None
+    result = sheet.current.result
+    essence = result.get("sheet") or {}
+    scores = result.get("scores") or {}
+    failed = set(result.get("failed") or [])
+    passed = essence.get("contract") == "passed"
+    declarer = essence.get("declarer")
+    defenders = essence.get("defenders") or {}
+    tricks = essence.get("tricks") or {}
+    lines = []
+    for seat in seats:
+        position = seat.position
+        if position not in deal.active_seats:
+            lines.append({"seat": seat, "sits_out": True})
+            continue
+        if passed:
+            part = ""
+        elif position == declarer:
+            part = _("declarer")
+        else:
+            part = display.word(defenders.get(position))
+        lines.append(
+            {
+                "seat": seat,
+                "part": part,
+                "tricks": "" if passed else tricks.get(position, ""),
+                "score": scores.get(position),
+                "failed": position in failed,
+            }
+        )
+    players = {s.position: s.entry.full_name for s in seats}
+    contract = essence.get("contract")
+    return {
+        "passed": passed,
+        "declarer": declarer,
+        "declarer_name": players.get(declarer, ""),
+        "contract": display.word(contract),
+        "trump": "" if passed else essence.get("trump") or "",
+        "defence": " · ".join(
+            f"{p} {display.word(defenders[p])}" for p in TABLE_ORDER if p in defenders
+        ),
+        "stake": result.get("stake"),
+        "lines": lines,
     }
 
 
 @never_cache
-def home(request, key):
+def home(request, key, round_number=None):
     table = _table(key)
-    ctx = _context(request, table)
+    ctx = _context(request, table, round_number)
+    play = ctx["play"]
     rows = []
-    if ctx["play"]:
+    if play:
         sheets = {
             s.deal_id: s
-            for s in ScoreSheet.objects.filter(play=ctx["play"]).select_related(
+            for s in ScoreSheet.objects.filter(play=play).select_related(
                 "current__entered_by_entry"
             )
         }
         by_entry = {s.entry_id: s.position for s in ctx["seats"]}
-        for deal in ctx["play"].board_set.deals.order_by("number"):
+        for deal in play.board_set.deals.order_by("number"):
             sheet = sheets.get(deal.pk)
             entered_by = (
                 by_entry.get(sheet.current.entered_by_entry_id) if sheet and sheet.current else None
@@ -106,6 +178,7 @@ def home(request, key):
                     "deal": deal,
                     "sheet": sheet,
                     "entered_by": entered_by,
+                    "result": _result(sheet, deal, ctx["seats"]),
                     "confirmers": [
                         s
                         for s in ctx["seats"]
@@ -118,7 +191,18 @@ def home(request, key):
                     ],
                 }
             )
-    return render(request, "table/home.html", {**ctx, "rows": rows})
+    # Earlier rounds of this table the director opened again (their players may come back).
+    reopened = (
+        TablePlay.objects.filter(
+            table=table,
+            players_access=TablePlay.Access.OPEN,
+            round__state=Round.State.FINISHED,
+        )
+        .exclude(round=ctx["round"])
+        .select_related("round")
+        .order_by("round__number")
+    )
+    return render(request, "table/home.html", {**ctx, "rows": rows, "reopened": reopened})
 
 
 def _deal(play: TablePlay, number: int):
@@ -129,16 +213,24 @@ def _deal(play: TablePlay, number: int):
 
 
 @never_cache
-def deal_form(request, key, number):
+def deal_form(request, key, number, round_number=None):
     table = _table(key)
-    ctx = _context(request, table)
+    ctx = _context(request, table, round_number)
     play = ctx["play"]
     if play is None:
         raise Http404(_("This table has no set to play yet."))
     deal = _deal(play, number)
     players = {s.position: s.entry.full_name for s in ctx["seats"]}
-    sheet = ScoreSheet.objects.filter(play=play, deal=deal).select_related("current").first()
-    if request.method == "POST":
+    sheet = (
+        ScoreSheet.objects.filter(play=play, deal=deal)
+        .select_related("current__entered_by_entry")
+        .first()
+    )
+    step, status = None, 200
+    if not ctx["open_to_players"]:
+        # No form to fill in: it could not be saved. The reason is on the page.
+        status = 200 if request.method == "GET" else 400
+    elif request.method == "POST":
         me = ctx["me"]
         if me is None:
             step = ScorerStep(scorer_form(play, deal, players, request.POST))
@@ -152,14 +244,12 @@ def deal_form(request, key, number):
                 request,
                 OUTCOMES[done.outcome] % {"code": deal.code, "version": done.version.number},
             )
-            url = reverse("table:home", args=[table.key])
-            return redirect(f"{url}?{ctx['who']}&saved={deal.number}")
+            return redirect(f"{ctx['round_url']}?{ctx['who']}&saved={deal.number}")
         if step.stale:
             messages.warning(request, STALE_CHECK)
         status = 200 if not step.form.errors else 400
     else:
         step = ScorerStep(scorer_form(play, deal, players))
-        status = 200
     return render(
         request,
         "table/deal.html",
@@ -167,13 +257,17 @@ def deal_form(request, key, number):
             **ctx,
             "deal": deal,
             "sheet": sheet,
-            "form": step.form,
-            "checked": step.checked,
-            "preview": step.preview(deal, players),
+            "result": _result(sheet, deal, ctx["seats"]),
+            "form": step.form if step else None,
+            # A form shown fresh (not sent back with what was typed) takes the phone's draft.
+            "fresh": request.method == "GET",
+            "checked": step.checked if step else None,
+            "preview": step.preview(deal, players) if step else None,
             "players": players,
             "identity": True,
-            "sits_out": [s for s in "WNES" if s not in deal.active_seats and s in players],
-            "cancel_url": reverse("table:home", args=[table.key]),
+            "playing": _in_table_order(deal.active_seats),
+            "sits_out": [s for s in TABLE_ORDER if s not in deal.active_seats and s in players],
+            "cancel_url": ctx["round_url"],
             "storage_key": f"sheet:{table.key}:{play.round.number}:{deal.number}",
         },
         status=status,
@@ -183,16 +277,16 @@ def deal_form(request, key, number):
 @require_POST
 def confirm(request, key, sheet_pk):
     table = _table(key)
-    ctx = _context(request, table)
     sheet = (
-        get_object_or_404(ScoreSheet.objects.filter(play=ctx["play"]), pk=sheet_pk)
-        if ctx["play"]
-        else None
+        ScoreSheet.objects.filter(play__table=table, pk=sheet_pk)
+        .select_related("play__round", "deal__board_set")
+        .first()
     )
     if sheet is None:
         raise Http404(_("No such sheet at this table."))
+    ctx = _context(request, table, sheet.play.round.number)
     me = ctx["me"]
-    url = f"{reverse('table:home', args=[table.key])}?{ctx['who']}"
+    url = f"{ctx['round_url']}?{ctx['who']}"
     try:
         if me is None:
             raise ValidationError(_("Choose who is confirming the sheet."))

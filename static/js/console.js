@@ -162,19 +162,20 @@
       ]));
     }
     tr.appendChild(th);
+    var lateLabel = this.grid.getAttribute("data-label-late-entry");
     row.cells.forEach(function (cell) {
       var look = legend[cell.state] || { sign: "", label: cell.state };
-      var key = cell.state + "|" + (cell.version === null ? "" : cell.version);
+      var key = cell.state + "|" + (cell.version === null ? "" : cell.version) + "|" + (cell.late ? "late" : "");
       var before = body.querySelector('tr[data-table="' + row.table + '"] td[data-deal="' + cell.deal + '"]');
       var changed = before && before.getAttribute("data-key") !== key;
+      // A sheet the table wrote after «Конец тура!» carries a late mark besides its state.
+      var link = [node("span", { "class": "sign", "aria-hidden": "true" }, [look.sign]), " " + cell.code];
+      if (cell.late) link.push(node("span", { "class": "late-mark", "aria-hidden": "true" }, ["◔"]));
+      link.push(node("span", { "class": "sr-only" }, [": " + look.label + (cell.late ? ", " + lateLabel : "")]));
       tr.appendChild(node("td", {
-        "class": "cell state-" + cell.state + (changed ? " changed" : ""),
+        "class": "cell state-" + cell.state + (cell.late ? " late-entry" : "") + (changed ? " changed" : ""),
         "data-state": cell.state, "data-deal": cell.deal, "data-key": key
-      }, [node("a", { href: cell.url, title: look.label }, [
-        node("span", { "class": "sign", "aria-hidden": "true" }, [look.sign]),
-        " " + cell.code,
-        node("span", { "class": "sr-only" }, [": " + look.label])
-      ])]));
+      }, [node("a", { href: cell.url, title: look.label + (cell.late ? " · " + lateLabel : "") }, link)]));
     });
     tr.querySelectorAll("td.changed").forEach(function (td) {
       td.addEventListener("animationend", function () { td.classList.remove("changed"); });

@@ -84,7 +84,7 @@ def enter_round(page, base, room, round_no: int, sheets: dict, *, wrong_first=Fa
         for _ in range(play.board_set.deals.count()):
             page.get_by_role("button", name="Подтвердить").first.click()
             expect(page.get_by_text("подтверждена.")).to_be_visible()
-        expect(page.locator("#deals tbody tr.state-confirmed")).to_have_count(3)
+        expect(page.locator("#deals .deal-card.state-confirmed")).to_have_count(3)
 
 
 def expected_figures(session, sheets):

@@ -100,8 +100,11 @@ def test_a_different_result_from_a_player_disputes_instead_of_overwriting(play, 
     assert row.versions.count() == 2
 
 
-def test_a_finished_round_refuses_players_but_not_the_director(play, deal, director):
+def test_a_finished_round_refuses_players_once_the_next_starts_but_not_the_director(
+    session15, play, deal, director
+):
     finish(play.round)
+    start(play_of(session15, 2, 1).round)  # after the bell the table writes until then
     with pytest.raises(ValidationError) as excinfo:
         services.sheet_record(play, deal, THREE_DIAMONDS, by_entry=entry_at(play, "N"))
     assert "round" in excinfo.value.message_dict

@@ -1,10 +1,13 @@
-"""The table's scoring pages: players enter and confirm; disputes, finished rounds, wrong
-tables and deals outside the set are refused with a clear message."""
+"""The table's scoring pages: players enter and confirm (also after «Конец тура!», until the
+table's next round starts); each deal's result is shown with the confirmation; seats are
+listed round the table; disputes, closed rounds, wrong tables and deals outside the set are
+refused with a clear message, before anything is pressed."""
 
 import pytest
 
 from events import rounds
 from events.models import Round, Seat
+from scoring import services
 from scoring.models import ScoreSheet
 from tests.scoring.conftest import play_of
 
@@ -31,8 +34,10 @@ def _seat(play, position):
     return Seat.objects.get(round=play.round, table=play.table, position=position)
 
 
-def _enter(client, play, data, *, as_seat="N", deal=1):
+def _enter(client, play, data, *, as_seat="N", deal=1, round_number=None):
     url = f"/t/{play.table.key}/deals/{deal}/"
+    if round_number is not None:
+        url = f"/t/{play.table.key}/rounds/{round_number}/deals/{deal}/"
     checked = client.post(url, {**data, "as": as_seat, "check": "1"})
     if checked.status_code != 200 or "checked" not in checked.context["form"].data:
         return checked
@@ -106,13 +111,16 @@ def test_a_different_result_does_not_overwrite_it_becomes_disputed(client, runni
     assert sheet.versions.count() == 2
 
 
-def test_a_finished_round_refuses_players(client, running):
+def test_a_finished_round_refuses_players_once_their_next_round_started(client, running):
     rounds.round_end_now(running.round)
-    page = client.get(f"/t/{running.table.key}/").content.decode()
-    assert "Тур окончен: вносить и исправлять протоколы теперь может только судья." in page
-    response = _enter(client, running, GOOD)
+    rounds.round_start(Round.objects.get(room=running.round.room, number=2))
+    page = client.get(f"/t/{running.table.key}/rounds/1/").content.decode()
+    reason = "Тур 1 окончен, тур 2 начался: вносить и исправлять протоколы тура 1 теперь может только судья."
+    assert reason in page
+    assert "Внести" not in page and "Подтвердить" not in page
+    response = _enter(client, running, GOOD, round_number=1)
     assert response.status_code == 400
-    assert "только судья" in response.content.decode()
+    assert reason in response.content.decode()
     assert not ScoreSheet.objects.exists()
 
 
@@ -143,3 +151,123 @@ def test_confirming_without_saying_who_is_refused(client, running):
     page = client.post(f"/t/{running.table.key}/sheets/{sheet.pk}/confirm/", {}, follow=True)
     assert "Выберите, кто подтверждает протокол." in page.content.decode()
     assert ScoreSheet.objects.get().status == "entered"
+
+
+# --- after «Конец тура!» ---------------------------------------------------------------
+
+
+def test_after_the_bell_the_table_still_enters_and_confirms_marked_late(client, running):
+    rounds.round_end_now(running.round)
+    page = client.get(f"/t/{running.table.key}/?as=N").content.decode()
+    assert "до начала тура 2" in page
+    assert f'href="/t/{running.table.key}/rounds/1/deals/1/?as=N"' in page
+    form = client.get(f"/t/{running.table.key}/rounds/1/deals/1/?as=N").content.decode()
+    assert "Проверить" in form and "до начала тура 2" in form
+    saved = _enter(client, running, GOOD, round_number=1)
+    assert saved.status_code == 302 and saved["Location"].startswith(
+        f"/t/{running.table.key}/rounds/1/?as=N"
+    )
+    sheet = ScoreSheet.objects.get()
+    assert sheet.play == running and sheet.late
+    client.post(f"/t/{running.table.key}/sheets/{sheet.pk}/confirm/", {"as": "S"})
+    assert ScoreSheet.objects.get().status == "confirmed"
+
+
+def test_the_form_offers_no_save_once_saving_would_be_refused(client, running):
+    url = f"/t/{running.table.key}/rounds/1/deals/1/"
+    checked = client.post(url, {**GOOD, "as": "N", "check": "1"})
+    assert "Сохранить" in checked.content.decode()  # on the clock: check, then save
+    rounds.round_end_now(running.round)
+    rounds.round_start(Round.objects.get(room=running.round.room, number=2))
+    page = client.get(url).content.decode()
+    assert "только судья" in page
+    assert "Сохранить" not in page and "Проверить" not in page
+    again = client.post(url, {**GOOD, "as": "N", "check": "1"})
+    assert again.status_code == 400 and "Сохранить" not in again.content.decode()
+
+
+def test_a_form_of_one_round_never_records_into_the_next(client, running, director):
+    rounds.round_end_now(running.round)
+    rounds.round_start(Round.objects.get(room=running.round.room, number=2))
+    services.play_access_set(running, "open", by_user=director)
+    saved = _enter(client, running, GOOD, round_number=1)
+    assert saved.status_code == 302
+    assert ScoreSheet.objects.get().play == running  # round 1's table, not round 2's
+
+
+def test_the_current_rounds_page_links_a_round_the_director_opened_again(client, running, director):
+    rounds.round_end_now(running.round)
+    rounds.round_start(Round.objects.get(room=running.round.room, number=2))
+    services.play_access_set(running, "open", by_user=director)
+    page = client.get(f"/t/{running.table.key}/").content.decode()
+    assert "Судья снова открыл тур 1 этого стола." in page
+    assert f'href="/t/{running.table.key}/rounds/1/"' in page
+    old = client.get(f"/t/{running.table.key}/rounds/1/").content.decode()
+    assert "снова открыл тур 1" in old and "Внести" in old
+
+
+def test_an_unknown_round_of_the_table_is_404(client, running):
+    assert client.get(f"/t/{running.table.key}/rounds/99/").status_code == 404
+
+
+# --- what the page shows ------------------------------------------------------------------
+
+
+def test_the_table_page_shows_each_deals_result_beside_the_confirm_button(client, running):
+    _enter(client, running, GOOD, as_seat="N")
+    page = client.get(f"/t/{running.table.key}/?as=E").content.decode()
+    card = page[page.index('data-deal="1"') : page.index('data-deal="2"')]
+    north, east, south = (_seat(running, p).entry.full_name for p in "NES")
+    assert f"N {north}</strong>: три" in card and "♦ бубны" in card
+    assert "Защита: E вист · S пас" in card
+    for name, tricks, score in ((north, "7", "70"), (east, "3", "30"), (south, "0", "0")):
+        row = card[card.index(name, card.index("<tbody>")) :]
+        row = row[: row.index("</tr>")]
+        assert f'<td class="num">{tricks}</td>' in row and f">{score}" in row
+    assert "разыгрывающий" in card
+    # The confirmation is of this result: its form is in the same card, named by the result.
+    assert 'action="/t/' in card and 'aria-describedby="result-1"' in card
+    assert "Подтвердить этот результат" in card
+
+
+def test_a_passed_out_deal_reads_as_such(client, running, director):
+    services.sheet_record(
+        running, running.board_set.deals.get(number=2), {"contract": "passed"}, by_user=director
+    )
+    page = client.get(f"/t/{running.table.key}/").content.decode()
+    card = page[page.index('data-deal="2"') : page.index('data-deal="3"')]
+    assert "Распас" in card
+
+
+def _positions(html: str, marker: str) -> list[str]:
+    """The seats in the order the page lists them after ``marker``'s elements."""
+    import re
+
+    return re.findall(marker, html)
+
+
+def test_seats_are_listed_round_the_table_n_e_s_at_three(client, running):
+    _enter(client, running, GOOD, as_seat="E")
+    page = client.get(f"/t/{running.table.key}/").content.decode()
+    assert _positions(page, r"<dt>([WNES])</dt>") == ["N", "E", "S"]
+    confirmers = page[
+        page.index('id="confirm-1"') : page.index("</select>", page.index('id="confirm-1"'))
+    ]
+    assert _positions(confirmers, r'<option value="([WNES])"') == ["N", "S"]
+    result = page[page.index('id="result-1"') :]
+    result = result[: result.index("</table>")]
+    assert _positions(result, r"<tr><td><b class=\"seat-letter\">([WNES])</b>") == ["N", "E", "S"]
+    form = client.get(f"/t/{running.table.key}/deals/1/").content.decode()
+    assert _positions(form, r'name="as" value="([WNES])"') == ["N", "E", "S"]
+
+
+def test_seats_are_listed_w_n_e_s_at_a_table_of_four(client, session20):
+    rounds.round_start(Round.objects.get(room__session=session20, number=1))
+    play = play_of(session20, 1, 1)
+    page = client.get(f"/t/{play.table.key}/").content.decode()
+    assert _positions(page, r"<dt>([WNES])</dt>") == ["W", "N", "E", "S"]
+    deal = play.board_set.deals.get(number=1)
+    form = client.get(f"/t/{play.table.key}/deals/1/").content.decode()
+    assert _positions(form, r'name="as" value="([WNES])"') == ["W", "N", "E", "S"]
+    playing = [s for s in "WNES" if s in deal.active_seats]
+    assert f"<dd>{' '.join(playing)}" in form
