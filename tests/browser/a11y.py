@@ -1,4 +1,13 @@
-"""A small accessibility smoke check run in the page: labels, overflow at 360 px, contrast."""
+"""A small accessibility smoke check run in the page: labels, names, clipped content at
+360 px, contrast.
+
+Clipped content is whatever a phone's user cannot see and cannot reach: the page wider than
+the screen; content cut off by a box that hides its overflow (``overflow: hidden/clip``, which
+``text-overflow: ellipsis`` needs); an element past the screen's right edge with no scrolling
+box around it; and content that scrolls sideways inside a box that does not say so. A box that
+scrolls sideways on purpose carries the ``scroll-x`` class, whose style shows that there is
+more to the side (keep it for grids that have no better phone layout).
+"""
 
 CHECK_JS = r"""
 () => {
@@ -22,8 +31,52 @@ CHECK_JS = r"""
   if (!document.documentElement.lang) problems.push("no lang on <html>");
   if (!document.title.trim()) problems.push("no <title>");
   // A mobile browser widens its layout viewport to fit wide content: compare with the screen.
-  const overflow = document.documentElement.scrollWidth - Math.min(window.innerWidth, screen.width);
+  const screenWidth = Math.min(window.innerWidth, screen.width);
+  const overflow = document.documentElement.scrollWidth - screenWidth;
   if (overflow > 1) problems.push(`page wider than the screen by ${overflow}px`);
+
+  // Clipped content.
+  const name = (el) => {
+    let text = `<${el.tagName.toLowerCase()}`;
+    if (el.id) text += `#${el.id}`;
+    if (el.classList.length) text += "." + Array.from(el.classList).join(".");
+    const words = (el.textContent || "").trim().replace(/\s+/g, " ").slice(0, 40);
+    return text + (words ? `> «${words}»` : ">");
+  };
+  const scrolls = (s) => s.overflowX === "auto" || s.overflowX === "scroll";
+  const hides = (value) => value === "hidden" || value === "clip";
+  const skipped = new Set(["SCRIPT", "STYLE", "TEMPLATE", "OPTION", "INPUT", "SELECT", "TEXTAREA", "BR"]);
+  const inScroller = (el) => {
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (scrolls(getComputedStyle(up))) return true;
+    }
+    return false;
+  };
+  const pastEdge = new Set();
+  const hiddenBoxes = [];  // visually hidden on purpose (.sr-only): they and what they hold
+  for (const el of document.body.querySelectorAll("*")) {
+    if (skipped.has(el.tagName) || !visible(el)) continue;
+    if (hiddenBoxes.some((box) => box.contains(el))) continue;
+    const s = getComputedStyle(el);
+    const box = el.getBoundingClientRect();
+    if (box.width <= 1 && box.height <= 1) { hiddenBoxes.push(el); continue; }
+    const wide = el.scrollWidth - el.clientWidth;
+    const tall = el.scrollHeight - el.clientHeight;
+    if (el.clientWidth > 0 && hides(s.overflowX) && wide > 1) {
+      problems.push(`clipped: ${name(el)} hides ${wide}px of its content`);
+    } else if (el.clientHeight > 0 && hides(s.overflowY) && tall > 2) {
+      problems.push(`clipped: ${name(el)} hides ${tall}px of its content below`);
+    }
+    if (scrolls(s) && el.clientWidth > 0 && wide > 1 && !el.classList.contains("scroll-x")) {
+      problems.push(`cut off: ${name(el)} scrolls ${wide}px sideways without showing it (a layout that fits, or a .scroll-x box)`);
+    }
+    if (box.right > screenWidth + 1 && !inScroller(el)) {
+      pastEdge.add(el);
+      if (!pastEdge.has(el.parentElement)) {
+        problems.push(`cut off: ${name(el)} ends ${Math.round(box.right - screenWidth)}px past the screen's right edge`);
+      }
+    }
+  }
   return problems;
 }
 """
