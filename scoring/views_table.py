@@ -149,7 +149,6 @@ def _result(sheet: ScoreSheet | None, deal, seats: list[Seat]) -> dict | None:
         "defence": " · ".join(
             f"{p} {display.word(defenders[p])}" for p in TABLE_ORDER if p in defenders
         ),
-        "stake": result.get("stake"),
         "lines": lines,
     }
 
