@@ -174,6 +174,10 @@ def test_the_room_page_lists_announcements_with_their_lag(director_client, sessi
     assert page.status_code == 200
     assert "Конец тура!" in body and "Начало тура!" in body
     assert "0,250" in body  # seconds late, Russian decimal comma
+    # The clock's state is in the reader's language from the first paint, not only once the
+    # script has run.
+    state = body.split('data-state-label', 1)[1].split("</span>", 1)[0].rsplit(">", 1)[1]
+    assert state == "окончен"
 
 
 def test_clock_actions_belong_to_the_events_director(other_client, client, session15):
