@@ -488,13 +488,17 @@ def round_action(request, pk, round_pk, action):
     except ValidationError as error:
         # Show the refusal on the page itself, next to the field, keeping what was typed.
         text = " ".join(error.messages)
-        messages.error(request, text)
+        if action not in FIELD_ACTIONS:  # the others show it next to their field, once
+            messages.error(request, text)
         typed = {action: request.POST.get("minutes", "")}
         return _room_page(
             request, event, rnd.room, typed=typed, status=400, field_errors={action: text}
         )
     return redirect("director:room_detail", pk=event.pk, room_pk=rnd.room_id)
 
+
+#: The clock actions whose form has a field the refusal is shown next to.
+FIELD_ACTIONS = ("adjust", "start")
 
 #: What «start the next round in every room» tells about each room.
 ROOM_START_TEXTS = {
