@@ -12,7 +12,7 @@ TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
 PYTEST := $(PY) -m pytest -n 2 --dist loadgroup
 
 .PHONY: run test test-postgres test-embedded system-deps install install-dev lint format \
-	bench migrate messages clean
+	bench bench-load migrate messages clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +70,13 @@ format: install-dev
 
 bench: install-dev
 	@for f in bench/bench_*.py; do echo "== $$f"; DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) $$f || exit 1; done
+
+# The event day under load (a few minutes; not part of `make bench`): 100 tables × 4, 400
+# phones, the hall screen, two consoles and 100 saves against `make run`'s server.
+# Its own Redis database; LOAD_ARGS passes options (e.g. LOAD_ARGS="--duration 30").
+LOAD_REDIS_URL ?= redis://127.0.0.1:6379/6
+bench-load: install-dev
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(LOAD_REDIS_URL) $(PY) bench/load_event_day.py $(LOAD_ARGS)
 
 messages: install-dev
 	$(PY) manage.py makemessages -l ru -l en --ignore '.venv/*' --ignore 'var/*'

@@ -1,0 +1,1431 @@
+"""Event day under load: 100 tables × 4, 400 phones, the hall screen, two consoles, 100 saves.
+
+    make bench-load        (or: .venv/bin/python bench/load_event_day.py [--duration 60])
+
+Builds a 100-table × 4-seat skip session (400 players, the full 100 rounds) through the
+app's services in a throwaway PostgreSQL database (bench_load_event_day), with its own Redis
+queue and a fresh VAR_DIR under /tmp; starts the server exactly as ``make run`` does
+(collectstatic, then ``manage.py serve`` = gunicorn + a Celery worker with its beat) on a free
+port of 127.0.0.1; and drives it with aiohttp as the pages' JS does:
+
+- 400 phones (static/js/clock.js + player.js): ``/p/<key>/clock.json`` 2 s after the last
+  answer; ``/p/<key>/places`` every 20 s (setInterval, whatever the answers), and once more
+  for a new announcement and once for a change of round:state:next_round;
+- the hall screen (``/e/<slug>/clock``): the event's ``clock.json`` 1 s after the last answer;
+- two director consoles (the room page): the same clock every 1 s, ``console.json?since=``
+  3 s after the last answer, at once on a clock announcement, and the room page fetched
+  again when the clock controls change or an announcement comes;
+- the 100 tables within the steady minute: the table page, the deal-1 form, «Check», «Save»
+  (a form POST with CSRF; the redirect followed), with a few seconds of typing between;
+- the trivial endpoint, 2 a second: ``GET /i18n/setlang/`` (Django's set_language answers
+  a GET without a ``next`` with 204 and touches nothing) and a small static file.
+
+Phases: the idle server (each polled endpoint, one request at a time), warm-up (the clients
+start, spread over their intervals), the steady minute (round 1 running, started by the director's click; the
+tables save), the director's «Конец тура!» click (GET ?confirm=end, POST confirm=yes), then
+round 2 started through ``rounds.round_start`` for a short length so that the timer ends it.
+For each phone: the time from the click (from the due instant, for the timer) to the answer
+of its first clock poll that shows the end; the burst of seat fragments that follows.
+
+Before the load, in-process with Django's test Client: queries and ms of each polled
+endpoint at 20 and 100 tables and at 10 and 100 rounds (round 1 running, every table's
+deal 1 entered), and on the load event after the run.
+
+Everything is bounded (per-request timeout, counted as a timeout, after which the virtual
+client goes on as the JS would after an answer; a connection limit; fixed phases; a hard
+alarm); the server's process groups are stopped at the end even on error or
+Ctrl-C, the Redis queue is removed and the database dropped. Goals print PASS/FAIL; only a
+failure of the harness itself exits non-zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.benchdb import throwaway_database  # noqa: E402
+
+DB_NAME = "bench_load_event_day"
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/6")
+HOST = "127.0.0.1"
+
+# What the pages' JS does (static/js/*.js and the data-poll-ms of the templates).
+PHONE_CLOCK_S = 2.0  # player/home.html data-poll-ms="2000", after each answer
+PHONE_PLACES_S = 20.0  # player.js setInterval(refreshPlaces, 20000)
+HALL_CLOCK_S = 1.0  # public/clock.html and director/room_detail.html data-poll-ms="1000"
+CONSOLE_S = 3.0  # director/room_detail.html console data-poll-ms="3000"
+
+# The endpoints, as the tables below name them.
+TRIVIAL = "trivial GET /i18n/setlang/"
+STATIC = "static file (whitenoise)"
+P_CLOCK = "player clock.json"
+P_PLACES = "player places (seat fragment)"
+H_CLOCK = "hall clock.json"
+C_JSON = "console.json?since="
+C_PAGE = "director room page"
+D_END = "director «end round» POST"
+D_START = "director «start round» POST"
+T_PAGE = "table page"
+T_FORM = "table deal form"
+T_CHECK = "table «Check» POST"
+T_SAVE = "table «Save» POST"
+ORDER = [TRIVIAL, STATIC, P_CLOCK, P_PLACES, H_CLOCK, C_JSON, C_PAGE, D_START, D_END]
+ORDER += [T_PAGE, T_FORM, T_CHECK, T_SAVE]
+
+
+class HarnessError(RuntimeError):
+    """The harness could not do its job (not: the app missed a goal)."""
+
+
+# --- recording ---------------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    endpoint: str
+    phase: str
+    cause: str
+    sent: float  # monotonic
+    latency: float = 0.0  # seconds (a timeout counts as the full timeout)
+    status: int = 0
+    outcome: str = "ok"  # ok | error | timeout
+    note: str = ""
+    done: bool = False  # answered, failed or timed out (not: still in flight, or cancelled)
+
+
+@dataclass
+class Run:
+    base: str
+    timeout: float
+    phase: str = "setup"
+    stopping: bool = False
+    samples: list[Sample] = field(default_factory=list)
+    # observer → {("end", 1): monotonic time of the answer that first showed it}
+    seen: dict[str, dict[tuple[str, int], float]] = field(default_factory=lambda: defaultdict(dict))
+    tasks: set = field(default_factory=set)
+    saves: dict[int, str] = field(default_factory=dict)  # table number → outcome
+    marks: dict[str, float] = field(default_factory=dict)
+    loop_lag: list[float] = field(default_factory=list)
+    burst_in_flight: int = 0  # seat fragments asked for by news, not answered yet
+    in_flight: int = 0  # requests sent and not answered (the most at once: peak)
+    peak: int = 0
+
+    def spawn(self, coro):
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    async def call(
+        self,
+        session,
+        method: str,
+        path: str,
+        endpoint: str,
+        *,
+        cause: str = "poll",
+        expect=(200,),
+        data=None,
+        headers=None,
+        redirects: bool = False,
+    ) -> tuple[Sample, str | None, dict]:
+        """One request, recorded; returns the sample, the body (None on failure), headers."""
+        import aiohttp
+
+        sample = Sample(endpoint, self.phase, cause, time.monotonic())
+        self.samples.append(sample)
+        body, answer_headers = None, {}
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+        try:
+            async with session.request(
+                method,
+                self.base + path,
+                data=data,
+                headers=headers,
+                allow_redirects=redirects,
+                timeout=aiohttp.ClientTimeout(total=self.timeout),
+            ) as response:
+                body = await response.text(errors="replace")
+                sample.status = response.status
+                answer_headers = dict(response.headers)
+            sample.latency = time.monotonic() - sample.sent
+            if sample.status not in expect:
+                sample.outcome = "error"
+                sample.note = f"HTTP {sample.status}"
+        except TimeoutError:
+            sample.latency = self.timeout
+            sample.outcome = "timeout"
+            body = None
+        except (aiohttp.ClientError, OSError, ValueError) as error:
+            sample.latency = time.monotonic() - sample.sent
+            sample.outcome = "error"
+            sample.note = type(error).__name__
+            body = None
+        finally:
+            self.in_flight -= 1
+        sample.done = True
+        return sample, body, answer_headers
+
+
+def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    rank = max(1, int(-(-q * len(ordered) // 100)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+# --- HTML scraps ---------------------------------------------------------------------------
+
+
+class Forms(HTMLParser):
+    """Every <form>: its attributes, inputs (with type, value, checked) and selects."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.forms: list[dict] = []
+        self._form: dict | None = None
+        self.attrs_of: dict[str, dict] = {}  # id → attributes of any element with an id
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: (v if v is not None else "") for k, v in attrs}
+        if "id" in a:
+            self.attrs_of[a["id"]] = a
+        if tag == "form":
+            self._form = {"attrs": a, "inputs": []}
+            self.forms.append(self._form)
+        elif self._form is not None and tag in ("input", "select", "textarea", "button"):
+            self._form["inputs"].append({"tag": tag, **a})
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._form = None
+
+
+def parse_forms(html: str) -> Forms:
+    parser = Forms()
+    parser.feed(html)
+    return parser
+
+
+def form_by_action(forms: Forms, needle: str) -> dict | None:
+    return next((f for f in forms.forms if needle in f["attrs"].get("action", "")), None)
+
+
+def hidden_fields(form: dict) -> dict[str, str]:
+    return {
+        i["name"]: i.get("value", "")
+        for i in form["inputs"]
+        if i["tag"] == "input" and i.get("type") == "hidden" and i.get("name")
+    }
+
+
+# --- the virtual clients ---------------------------------------------------------------------
+
+
+def observe(run: Run, who: str, doc: dict, at: float) -> None:
+    """Note the first answer that shows a round's start or end to this observer."""
+    seen = run.seen[who]
+    for room in doc.get("rooms") or []:
+        a = room.get("announcement") or {}
+        if a.get("kind") in ("start", "end") and a.get("round") is not None:
+            seen.setdefault((a["kind"], a["round"]), at)
+        if room.get("round") is not None:
+            if room.get("state") == "finished":
+                seen.setdefault(("end", room["round"]), at)
+            elif room.get("state") in ("running", "paused"):
+                seen.setdefault(("start", room["round"]), at)
+
+
+class ClockJs:
+    """static/js/clock.js: poll, then wait the interval; tell news (a new announcement id per
+    room, not on the first answer) and each answer to the page."""
+
+    def __init__(self, run, session, path, endpoint, interval, who, on_news=None, on_doc=None):
+        self.run, self.session, self.path, self.endpoint = run, session, path, endpoint
+        self.interval, self.who = interval, who
+        self.on_news, self.on_doc = on_news, on_doc
+        self.seen_ids: dict = {}
+        self.first = True
+
+    async def loop(self, offset: float):
+        await asyncio.sleep(offset)
+        while not self.run.stopping:
+            sample, body, _ = await self.run.call(self.session, "GET", self.path, self.endpoint)
+            doc = None
+            if body is not None and sample.outcome == "ok":
+                try:
+                    doc = json.loads(body)
+                except ValueError:
+                    sample.outcome, sample.note = "error", "not JSON"
+            if doc is not None:
+                observe(self.run, self.who, doc, sample.sent + sample.latency)
+                for room in doc.get("rooms") or []:
+                    a = room.get("announcement")
+                    if not a:
+                        continue
+                    before = self.seen_ids.get(room.get("room"))
+                    self.seen_ids[room.get("room")] = a.get("id")
+                    if self.first or before == a.get("id"):
+                        continue
+                    if self.on_news:
+                        self.on_news(room, a)
+                self.first = False
+                if self.on_doc:
+                    self.on_doc(doc)
+            await asyncio.sleep(self.interval)
+
+
+class Phone:
+    """A player's phone: clock.js on /p/<key>/clock.json and player.js's seat fragment."""
+
+    def __init__(self, run: Run, session, key: str, rng: random.Random):
+        self.run, self.session, self.key, self.rng = run, session, key, rng
+        self.last = None
+        self.clock = ClockJs(
+            run,
+            session,
+            f"/p/{key}/clock.json",
+            P_CLOCK,
+            PHONE_CLOCK_S,
+            f"phone:{key}",
+            on_news=lambda room, a: self.refresh("announcement"),
+            on_doc=self.update,
+        )
+
+    def refresh(self, cause: str):
+        self.run.spawn(self.places(cause))
+
+    async def places(self, cause: str):
+        news = cause != "interval"
+        self.run.burst_in_flight += news
+        try:
+            await self.run.call(self.session, "GET", f"/p/{self.key}/places", P_PLACES, cause=cause)
+        finally:
+            self.run.burst_in_flight -= news
+
+    def update(self, doc: dict):
+        rooms = doc.get("rooms") or []
+        if not rooms:
+            return
+        room = rooms[0]
+        key = f"{room.get('round')}:{room.get('state')}:{room.get('next_round') or ''}"
+        if self.last is not None and key != self.last:
+            self.refresh("change")
+        self.last = key
+
+    async def interval(self, offset: float):
+        """setInterval(refreshPlaces, 20000): fires on time, answered or not."""
+        await asyncio.sleep(offset)
+        due = time.monotonic()
+        while not self.run.stopping:
+            self.refresh("interval")
+            due += PHONE_PLACES_S
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+
+    def start(self):
+        # The pages were opened at different moments: spread the first poll over one interval.
+        self.run.spawn(self.clock.loop(self.rng.uniform(0, PHONE_CLOCK_S)))
+        self.run.spawn(self.interval(self.rng.uniform(0, PHONE_PLACES_S)))
+
+
+class Console:
+    """The director's room page: its clock (the event's clock.json, 1 s) and console.js."""
+
+    def __init__(self, run: Run, session, event_pk: int, room_pk: int, slug: str, name: str):
+        self.run, self.session, self.name = run, session, name
+        self.page = f"/director/events/{event_pk}/rooms/{room_pk}/"
+        self.url = f"/director/events/{event_pk}/rooms/{room_pk}/console.json"
+        self.version = ""
+        self.controls = ""
+        self.poke = asyncio.Event()
+        self.clock = ClockJs(
+            run,
+            session,
+            f"/e/{slug}/clock.json",
+            H_CLOCK,
+            HALL_CLOCK_S,
+            f"console:{name}",
+            on_news=self.news,
+        )
+
+    async def load_page(self, query: str = "", cause: str = "page") -> str:
+        """The room page; its console's controls key (console.js reloadParts() takes only
+        that), and the version too when the page is opened, not reloaded in parts."""
+        sample, body, _ = await self.run.call(
+            self.session, "GET", self.page + query, C_PAGE, cause=cause
+        )
+        if body is None or sample.outcome != "ok":
+            return ""
+        forms = parse_forms(body)
+        console = forms.attrs_of.get("console", {})
+        if "data-controls" in console:
+            self.controls = console["data-controls"]
+        if cause in ("page", "click") and "data-version" in console:
+            self.version = console["data-version"]
+        return body
+
+    def news(self, room, announcement):
+        self.poke.set()  # console_.poll() at once
+        self.run.spawn(self.load_page(cause="announcement"))  # console_.reloadParts()
+
+    async def poll_loop(self):
+        while not self.run.stopping:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.poke.wait(), timeout=CONSOLE_S)
+            self.poke.clear()
+            if self.run.stopping:
+                return
+            sample, body, _ = await self.run.call(
+                self.session,
+                "GET",
+                f"{self.url}?since={self.version}",
+                C_JSON,
+                headers={"Accept": "application/json"},
+            )
+            if body is None or sample.outcome != "ok":
+                continue
+            try:
+                doc = json.loads(body)
+            except ValueError:
+                sample.outcome, sample.note = "error", "not JSON"
+                continue
+            if doc.get("changed"):
+                self.version = doc.get("version", self.version)
+                if doc.get("controls") != self.controls:
+                    self.run.spawn(self.load_page(cause="controls"))
+
+    def start(self):
+        self.run.spawn(self.clock.loop(random.uniform(0, HALL_CLOCK_S)))
+        self.run.spawn(self.poll_loop())
+
+    async def click(self, action_path_part: str, data: dict, endpoint: str, query: str = ""):
+        """Press a clock button of the page: the page (or its ?confirm= dialog), then the
+        form's POST with its CSRF token; the redirect followed. Returns the POST's sample."""
+        form = None
+        for _attempt in range(2):  # a director reloads a page that did not come
+            body = await self.load_page(query, cause="click")
+            form = form_by_action(parse_forms(body), action_path_part) if body else None
+            if form is not None or self.run.stopping:
+                break
+        if form is None:
+            return None
+        fields = hidden_fields(form) | data
+        sample, _, headers = await self.run.call(
+            self.session,
+            "POST",
+            form["attrs"]["action"],
+            endpoint,
+            cause="click",
+            expect=(302, 303),
+            data=fields,
+        )
+        if sample.outcome == "ok" and headers.get("Location"):
+            await self.load_page(cause="click")
+        return sample
+
+
+async def login(run: Run, session, username: str, password: str) -> None:
+    sample, body, _ = await run.call(session, "GET", "/director/login/", "login", cause="login")
+    form = parse_forms(body or "").forms
+    form = next((f for f in form if f["attrs"].get("method", "").lower() == "post"), None)
+    if form is None:
+        raise HarnessError(f"no login form at /director/login/ ({sample.status} {sample.note})")
+    fields = hidden_fields(form) | {"username": username, "password": password}
+    sample, _, headers = await run.call(
+        session, "POST", "/director/login/", "login", cause="login", expect=(302,), data=fields
+    )
+    if sample.outcome != "ok":
+        raise HarnessError(f"the director's login failed: {sample.status} {sample.note}")
+
+
+GOOD_SHEET = ("three", "diamonds", ("whist", "pass"), (7, 3))  # N «три» ♦, E whists 3, S passes
+
+
+async def table_save(run: Run, session, number: int, key: str, at: float, rng: random.Random):
+    """A table's phone saves deal 1: the table page, the deal form, «Check», «Save»."""
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    if run.stopping:
+        return
+
+    def fail(why: str):
+        run.saves[number] = why
+
+    sample, body, _ = await run.call(session, "GET", f"/t/{key}/", T_PAGE, cause="save")
+    if body is None or sample.outcome != "ok":
+        return fail(f"table page {sample.status or sample.outcome}")
+    links = re.findall(rf'href="(/t/{re.escape(key)}/rounds/\d+/deals/1/)"', body)
+    deal_path = links[0] if links else f"/t/{key}/deals/1/"
+    await asyncio.sleep(rng.uniform(1, 3))
+    sample, body, _ = await run.call(session, "GET", deal_path, T_FORM, cause="save")
+    if body is None or sample.outcome != "ok":
+        return fail(f"deal form {sample.status or sample.outcome}")
+    form = next((f for f in parse_forms(body).forms if f["attrs"].get("id") == "scorer"), None)
+    if form is None:
+        return fail("no scorer form on the deal page")
+    names = {i.get("name") for i in form["inputs"]}
+    active = [s for s in "WNES" if f"defence_{s}" in names]
+    if len(active) != 3:
+        return fail(f"deal 1 has {len(active)} active seats, expected 3")
+    declarer, whister, passer = active
+    contract, trump, (d1, d2), (t1, t2) = GOOD_SHEET
+    typed = {
+        "as": declarer,
+        "declarer": declarer,
+        "contract": contract,
+        "trump": trump,
+        f"defence_{declarer}": "",
+        f"defence_{whister}": d1,
+        f"defence_{passer}": d2,
+        f"tricks_{declarer}": str(t1),
+        f"tricks_{whister}": str(t2),
+        f"tricks_{passer}": "",
+        "auction": "",
+        "note": "",
+    }
+    await asyncio.sleep(rng.uniform(3, 8))  # typing the sheet
+    data = hidden_fields(form) | typed | {"check": "1"}
+    sample, body, _ = await run.call(
+        session, "POST", deal_path, T_CHECK, cause="save", data=data, expect=(200,)
+    )
+    if body is None or sample.outcome != "ok":
+        return fail(f"check {sample.status or sample.outcome}")
+    form = next((f for f in parse_forms(body).forms if f["attrs"].get("id") == "scorer"), None)
+    checked = hidden_fields(form).get("checked") if form else None
+    if not checked:
+        sample.outcome, sample.note = "error", "check refused"
+        return fail("«Check» showed no settlement (refused)")
+    await asyncio.sleep(rng.uniform(1, 3))  # reading the settlement
+    data = hidden_fields(form) | typed | {"save": "1"}
+    sample, _, headers = await run.call(
+        session, "POST", deal_path, T_SAVE, cause="save", data=data, expect=(302, 303)
+    )
+    where = headers.get("Location", "")
+    if sample.outcome != "ok":
+        return fail(f"save {sample.status or sample.outcome}")
+    if "saved=" not in where:
+        sample.outcome, sample.note = "error", "not saved"
+        return fail(f"save redirected to {where!r}")
+    run.saves[number] = "saved"
+    await run.call(session, "GET", where, T_PAGE, cause="save")
+
+
+async def probe(run: Run, session, path: str, endpoint: str, every: float, headers=None):
+    """The trivial endpoints, on a fixed schedule."""
+    due = time.monotonic() + random.uniform(0, every)
+    while not run.stopping:
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        run.spawn(run.call(session, "GET", path, endpoint, expect=(200, 204), headers=headers))
+        due += every
+
+
+async def lag_meter(run: Run):
+    """How late the harness's own event loop wakes up (a busy harness inflates latencies)."""
+    while not run.stopping:
+        before = time.monotonic()
+        await asyncio.sleep(0.1)
+        run.loop_lag.append(time.monotonic() - before - 0.1)
+
+
+# --- the load run ------------------------------------------------------------------------------
+
+
+async def drive(args, run: Run, plan: dict, start_round2, end_round1) -> None:
+    import aiohttp
+
+    connector = aiohttp.TCPConnector(
+        limit=args.connections,
+        limit_per_host=args.connections,
+        # gunicorn closes an idle keep-alive connection after 2 s: let go of it before, so
+        # that no request goes out on a connection the server is closing.
+        keepalive_timeout=1.5,
+    )
+
+    def new_session(cookies: bool):
+        jar = aiohttp.CookieJar(unsafe=True) if cookies else aiohttp.DummyCookieJar()
+        return aiohttp.ClientSession(connector=connector, connector_owner=False, cookie_jar=jar)
+
+    sessions = []
+
+    def session(cookies=False):
+        s = new_session(cookies)
+        sessions.append(s)
+        return s
+
+    rng = random.Random(args.seed)
+    try:
+        # The two directors' consoles: log in, open the room page.
+        consoles = []
+        for i in range(2):
+            s = session(cookies=True)
+            await login(run, s, plan["username"], plan["password"])
+            c = Console(run, s, plan["event_pk"], plan["room_pk"], plan["slug"], f"console {i + 1}")
+            await c.load_page()
+            if not c.version:
+                raise HarnessError(f"{c.name}: the room page has no console (data-version)")
+            consoles.append(c)
+        director = consoles[0]
+        # «Start round 1» on the console (empty minutes: deals × minutes per deal).
+        started = await director.click("/start/", {"minutes": ""}, D_START)
+        if started is None or started.outcome != "ok":
+            why = f"{started.status} {started.note}" if started else "no «start» form"
+            raise HarnessError(f"«start round 1» on the console failed: {why}")
+
+        # The idle server, one request at a time: what each endpoint costs unloaded.
+        run.phase = "idle"
+        shared = session()
+        key = plan["entry_keys"][len(plan["entry_keys"]) // 2]
+        idle = [
+            ("/i18n/setlang/", TRIVIAL, {"Accept": "application/json"}),
+            (plan["static_path"], STATIC, None),
+            (f"/p/{key}/clock.json", P_CLOCK, None),
+            (f"/p/{key}/places", P_PLACES, None),
+            (f"/e/{plan['slug']}/clock.json", H_CLOCK, None),
+        ]
+        for _ in range(args.idle):
+            for path, name, headers in idle:
+                await run.call(shared, "GET", path, name, expect=(200, 204), headers=headers)
+            await run.call(
+                director.session,
+                "GET",
+                f"{director.url}?since={director.version}",
+                C_JSON,
+                headers={"Accept": "application/json"},
+            )
+
+        run.phase = "warm-up"
+        run.marks["warm-up"] = time.monotonic()
+        run.spawn(lag_meter(run))
+        run.spawn(
+            probe(run, shared, "/i18n/setlang/", TRIVIAL, 0.5, {"Accept": "application/json"})
+        )
+        run.spawn(probe(run, shared, plan["static_path"], STATIC, 0.5))
+        for key in plan["entry_keys"]:
+            Phone(run, shared, key, random.Random(rng.random())).start()
+        hall = ClockJs(run, shared, f"/e/{plan['slug']}/clock.json", H_CLOCK, HALL_CLOCK_S, "hall")
+        run.spawn(hall.loop(0))
+        for c in consoles:
+            c.start()
+        await asyncio.sleep(args.warmup)
+
+        # The steady minute: every table saves deal 1 within it.
+        run.phase = "steady"
+        t0 = run.marks["steady"] = time.monotonic()
+        latest = max(1.0, args.duration - 20)  # a save takes ~5–15 s of typing and reading
+        for number, key in plan["table_keys"]:
+            at = t0 + rng.uniform(0.5, latest)
+            run.spawn(
+                table_save(run, session(cookies=True), number, key, at, random.Random(number))
+            )
+        await asyncio.sleep(max(0.0, t0 + args.duration - time.monotonic()))
+
+        # «Конец тура!» by the director's click: the dialog, then «Yes, end round 1 now».
+        run.phase = "end-click"
+        run.marks["end-click"] = time.monotonic()
+        post = await director.click("/end/", {"confirm": "yes"}, D_END, query="?confirm=end")
+        if post is not None:
+            run.marks["click-sent"] = post.sent
+            run.marks["click-latency"] = post.latency
+            run.marks["click-ok"] = post.outcome == "ok"
+            await settle(run, ("end", 1), post.sent, plan, args.phase_max)
+        if post is None or post.outcome != "ok":
+            # The director could not end it (no page, or the POST failed): end it as the
+            # service would, so that the timer's round can still be measured.
+            run.marks["click-ok"] = False
+            await asyncio.to_thread(end_round1)
+
+        if args.timer_round:
+            # Round 2 on the clock for a short length; the timer (the worker) ends it.
+            run.phase = "start-2"
+            t = time.monotonic()
+            run.marks["start-2"] = t
+            ends_at = await asyncio.to_thread(start_round2, args.timer_round)
+            if ends_at is None:
+                raise HarnessError("round 2 could not be started (round 1 still on the clock?)")
+            due = time.monotonic() + (ends_at - datetime.now(UTC)).total_seconds()
+            run.marks["timer-due"] = due
+            await settle(run, ("start", 2), t, plan, min(args.phase_max, args.timer_round - 2))
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            run.phase = "timer"
+            run.marks["timer"] = time.monotonic()
+            await settle(run, ("end", 2), due, plan, args.phase_max)
+        run.marks["end"] = time.monotonic()
+    finally:
+        run.stopping = True
+        for task in list(run.tasks):
+            task.cancel()
+        await asyncio.gather(*list(run.tasks), return_exceptions=True)
+        for s in sessions:
+            await s.close()
+        await connector.close()
+
+
+async def settle(run: Run, what: tuple[str, int], since: float, plan: dict, most: float):
+    """Wait until every phone has seen ``what`` and the burst it caused was answered (or
+    ``most`` seconds), then 2 s more."""
+    phones = [f"phone:{k}" for k in plan["entry_keys"]]
+    deadline = since + most
+    while time.monotonic() < deadline:
+        if not run.burst_in_flight and all(what in run.seen[p] for p in phones):
+            break
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(2.0)
+
+
+# --- building the event (in-process, through the app's services) ------------------------------
+
+
+def build_event(director, *, tables: int, rounds: int | None, name: str, sheets: bool, start: bool):
+    """A skip room of ``tables`` × 4 (the planner's one-room movement for 4 × tables players);
+    round 1 running and deal 1 of every table entered if asked."""
+    from events import rounds as round_services
+    from events import services
+    from events.models import Round, Seat
+    from movements import planner
+    from movements.services import session_create
+    from scoring import services as scoring
+    from scoring.models import TablePlay
+
+    players = tables * 4
+    event = services.event_create(owner=director, name=name, date="2026-12-05", venue="Bench")
+    for i in range(players):
+        services.entry_create(event, last_name=f"Игроков{i + 1:03d}", first_name="Игорь")
+    services.draw_make(event, seed="bench-load")
+    single = planner.single_rooms(players)
+    if [tables, 4] not in single["skip"]:
+        raise HarnessError(f"the planner has no {tables} × 4 skip room for {players}: {single}")
+    # The planner's ranked options for 400 do not list this one room (they split the field);
+    # single_rooms() names it and session_create() builds any such room from kind and size.
+    session = session_create(
+        event, {"rooms": [{"kind": "skip", "tables": tables, "seats": 4}]}, rounds=rounds
+    )
+    room = session.rooms.get()
+    if start:
+        round_services.round_start(Round.objects.get(room=room, number=1))
+    if sheets:
+        contract, trump, (d1, d2), (t1, t2) = GOOD_SHEET
+        plays = TablePlay.objects.filter(round__room=room, round__number=1).select_related(
+            "board_set", "table", "round"
+        )
+        for play in plays:
+            deal = play.board_set.deals.get(number=1)
+            a, b, c = [s for s in "WNES" if s in deal.active_seats]
+            seat = Seat.objects.get(round=play.round, table=play.table, position=a)
+            data = {
+                "declarer": a,
+                "contract": contract,
+                "trump": trump,
+                "defenders": {b: d1, c: d2},
+                "tricks": {a: t1, b: t2},
+            }
+            scoring.sheet_record(play, deal, data, by_entry=seat.entry)
+    return event, room
+
+
+# --- per-request cost (in-process, Django's test Client) ---------------------------------------
+
+
+COST_ENDPOINTS = [P_CLOCK, P_PLACES, H_CLOCK, C_JSON, "console.json (full)", TRIVIAL]
+
+
+def request_costs(
+    event, room, director, repeat: int, budget: float = 3.0
+) -> dict[str, tuple[str, float]]:
+    """Queries and median ms of each polled endpoint on this event, warm: ``repeat``
+    requests, or fewer (3 at least) once ``budget`` seconds are spent on one endpoint."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from events.models import Seat
+
+    middle = room.tables.count() // 2 or 1
+    seat = (
+        Seat.objects.filter(round__room=room, round__number=1, table__number=middle)
+        .select_related("entry")
+        .first()
+    )
+    key = seat.entry.key
+    client = Client()
+    client.force_login(director)
+    console = f"/director/events/{event.pk}/rooms/{room.pk}/console.json"
+    version = client.get(console).json()["version"]
+    urls = {
+        P_CLOCK: (f"/p/{key}/clock.json", {}),
+        P_PLACES: (f"/p/{key}/places", {}),
+        H_CLOCK: (f"/e/{event.slug}/clock.json", {}),
+        C_JSON: (f"{console}?since={version}", {"HTTP_ACCEPT": "application/json"}),
+        "console.json (full)": (console, {"HTTP_ACCEPT": "application/json"}),
+        TRIVIAL: ("/i18n/setlang/", {"HTTP_ACCEPT": "application/json"}),
+    }
+    out = {}
+    for name, (url, extra) in urls.items():
+        client.get(url, **extra)
+        queries, times = [], []
+        began_all = time.monotonic()
+        for i in range(repeat):
+            if i >= 3 and time.monotonic() - began_all > budget:
+                break
+            with CaptureQueriesContext(connection) as captured:
+                began = time.perf_counter()
+                response = client.get(url, **extra)
+                times.append((time.perf_counter() - began) * 1000)
+            if response.status_code not in (200, 204):
+                raise HarnessError(f"{url} answered {response.status_code} in-process")
+            queries.append(len(captured.captured_queries))
+        q = str(queries[0]) if min(queries) == max(queries) else f"{min(queries)}–{max(queries)}"
+        out[name] = (q, statistics.median(times))
+    return out
+
+
+# --- the server, as `make run` starts it -------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = defaultdict(list)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parts = f.read().rsplit(")", 1)[1].split()
+            children[int(parts[1])].append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            with open(f"/proc/{pid}/stat") as f:
+                parts = f.read().rsplit(")", 1)[1].split()
+            total += int(parts[11]) + int(parts[12])
+    return total / ticks
+
+
+class Server:
+    def __init__(self, port: int, env: dict, log_path: Path):
+        self.port, self.env, self.log_path = port, env, log_path
+        self.proc: subprocess.Popen | None = None
+        self.groups: set[int] = set()  # serve's children lead their own process groups
+
+    def start(self):
+        self.log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--port", str(self.port)],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.groups.add(self.proc.pid)
+
+    def remember_children(self):
+        if self.proc is not None:
+            for pid in descendants(self.proc.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    self.groups.add(os.getpgid(pid))
+
+    def pids(self) -> dict[str, list[int]]:
+        """The web server's and the worker's processes (by command line)."""
+        out = {"web": [], "worker": []}
+        for pid in descendants(self.proc.pid) if self.proc else []:
+            with contextlib.suppress(OSError):
+                cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+                out["worker" if b"celery" in cmd else "web"].append(pid)
+        return out
+
+    def wait_healthy(self, timeout: float) -> None:
+        import urllib.error
+        import urllib.request
+
+        deadline = time.monotonic() + timeout
+        last = ""
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise HarnessError(f"the server exited with {self.proc.returncode}: {self.tail()}")
+            try:
+                with urllib.request.urlopen(f"http://{HOST}:{self.port}/healthz", timeout=5) as r:
+                    if r.status == 200:
+                        self.remember_children()
+                        return
+            except (urllib.error.URLError, OSError) as error:
+                last = str(error)
+            time.sleep(0.5)
+        raise HarnessError(
+            f"/healthz did not answer 200 within {timeout:.0f} s ({last}): {self.tail()}"
+        )
+
+    def tail(self, lines: int = 30) -> str:
+        with contextlib.suppress(OSError):
+            return "\n" + "\n".join(self.log_path.read_text().splitlines()[-lines:])
+        return ""
+
+    def stop(self):
+        if self.proc is None:
+            return
+        self.remember_children()
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGTERM)  # serve stops its children in order
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=25)
+        for group in self.groups:  # whatever is left of serve, gunicorn and the worker
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(group, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        self.log.close()
+
+
+def redis_cleanup(url: str, queue: str) -> None:
+    """Remove this run's queue, its bindings and unacknowledged (eta) messages, and what an
+    earlier, killed run of this harness left (queues named bench-load-…); nothing else."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    prefix = queue.rsplit("-", 1)[0] + "-"
+    try:
+        client.delete(queue)
+        for pattern in (f"{prefix}*", f"_kombu.binding*.{prefix}*"):
+            for key in client.scan_iter(match=pattern):
+                client.delete(key)
+        for tag, payload in client.hscan_iter("unacked"):
+            with contextlib.suppress(ValueError, IndexError, TypeError):
+                if str(json.loads(payload)[2]).startswith(prefix):
+                    client.hdel("unacked", tag)
+                    client.zrem("unacked_index", tag)
+    finally:
+        client.close()
+
+
+# --- the report ------------------------------------------------------------------------------
+
+
+def endpoint_rows(samples: list[Sample]) -> dict[str, dict]:
+    rows = {}
+    for name in ORDER:
+        mine = [s for s in samples if s.endpoint == name and s.done]
+        if not mine:
+            continue
+        first = min(s.sent for s in mine)
+        last = max(s.sent + s.latency for s in mine)
+        lat = [s.latency * 1000 for s in mine]
+        rows[name] = {
+            "n": len(mine),
+            "rps": len(mine) / max(1e-6, last - first),
+            "p50": pct(lat, 50),
+            "p95": pct(lat, 95),
+            "p99": pct(lat, 99),
+            "max": max(lat),
+            "errors": sum(s.outcome == "error" for s in mine),
+            "timeouts": sum(s.outcome == "timeout" for s in mine),
+            "notes": sorted({s.note for s in mine if s.note}),
+        }
+    return rows
+
+
+def print_endpoints(title: str, rows: dict[str, dict]) -> None:
+    base = rows.get(TRIVIAL, {}).get("p95")
+    print(f"\n{title}")
+    head = f"{'endpoint':36} {'requests':>8} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
+    print(head + f" {'max ms':>8} {'errors':>6} {'timeouts':>8} {'p95/trivial':>11}")
+    for name, r in rows.items():
+        ratio = f"{r['p95'] / base:.1f}×" if base else "—"
+        print(
+            f"{name:36} {r['n']:8d} {r['rps']:7.1f} {r['p50']:8.1f} {r['p95']:8.1f} "
+            f"{r['p99']:8.1f} {r['max']:8.0f} {r['errors']:6d} {r['timeouts']:8d} {ratio:>11}"
+        )
+    notes = {n: r["notes"] for n, r in rows.items() if r["notes"]}
+    for name, kinds in notes.items():
+        print(f"  {name}: failures were {', '.join(kinds[:6])}")
+
+
+def goal(ok: bool, text: str) -> bool:
+    print(f"  {'PASS' if ok else 'FAIL'}  {text}")
+    return ok
+
+
+def round_event_report(
+    run: Run, plan: dict, what, since: float, label: str, until: float, ref: str
+):
+    phones = [f"phone:{k}" for k in plan["entry_keys"]]
+    times = [run.seen[p][what] - since for p in phones if what in run.seen[p]]
+    missing = len(phones) - len(times)
+    burst = [
+        s
+        for s in run.samples
+        if s.endpoint == P_PLACES
+        and s.cause in ("announcement", "change")
+        and since <= s.sent <= until
+    ]
+    out = {"label": label, "missing": missing, "times": times, "burst": burst}
+    print(f"\n{label}")
+    if times:
+        print(
+            f"  seen on {len(times)}/{len(phones)} phones; from {ref}: "
+            f"p50 {pct(times, 50):.2f} s, p95 {pct(times, 95):.2f} s, last phone {max(times):.2f} s"
+        )
+    else:
+        print(f"  seen on 0/{len(phones)} phones")
+    for who in ("hall", "console:console 1"):
+        if what in run.seen.get(who, {}):
+            print(f"  {who}: {run.seen[who][what] - since:.2f} s")
+    if burst:
+        lat = [s.latency for s in burst]
+        bad = sum(s.outcome != "ok" for s in burst)
+        done = max(s.sent + s.latency for s in burst) - since
+        print(
+            f"  seat-fragment burst: {len(burst)} requests ({len(burst) / len(phones):.1f} per "
+            f"phone), p50 {pct(lat, 50):.2f} s, p95 {pct(lat, 95):.2f} s, max {max(lat):.2f} s, "
+            f"{bad} errors/timeouts; last answer {done:.2f} s after"
+        )
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100, help="tables of 4 (default 100)")
+    parser.add_argument("--duration", type=float, default=60, help="steady seconds (60)")
+    parser.add_argument("--warmup", type=float, default=5, help="seconds before the steady minute")
+    parser.add_argument("--timeout", type=float, default=10, help="per-request timeout, s")
+    parser.add_argument(
+        "--connections", type=int, default=1500, help="client connection limit (1500)"
+    )
+    parser.add_argument("--phase-max", type=float, default=20, help="longest wait per round event")
+    parser.add_argument(
+        "--timer-round", type=int, default=20, help="round 2's length for the timer (0: skip)"
+    )
+    parser.add_argument("--idle", type=int, default=10, help="idle requests per endpoint")
+    parser.add_argument("--no-cost", action="store_true", help="skip the per-request cost table")
+    parser.add_argument("--repeat", type=int, default=10, help="requests per cost figure")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--keep", action="store_true", help="keep the VAR_DIR (logs)")
+    args = parser.parse_args()
+
+    if urlparse(REDIS_URL).hostname not in ("127.0.0.1", "localhost"):
+        raise HarnessError("REDIS_URL must point at this machine")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = max(soft, 4 * args.connections)
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    # Sockets for every virtual client here and in the server (which inherits the limit).
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    var_dir = Path(tempfile.mkdtemp(prefix="bench_load-"))
+    queue = f"bench-load-{uuid.uuid4().hex[:6]}"
+    load_before = os.getloadavg()
+    began = time.monotonic()
+
+    def on_signal(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started in background
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGALRM, on_signal)
+    # A hard stop, whatever happens: setup, the load, the costs and the teardown.
+    signal.alarm(int(args.duration + args.warmup + 3 * args.phase_max + args.timer_round + 420))
+    server = None
+    ok = True
+    print(
+        f"load_event_day: {args.tables} tables × 4 = {args.tables * 4} phones; "
+        f"{os.cpu_count()} cores, load average {load_before[0]:.2f} {load_before[1]:.2f} "
+        f"{load_before[2]:.2f} before the run; VAR_DIR {var_dir}"
+    )
+    try:
+        with throwaway_database(
+            DB_NAME,
+            REDIS_URL=REDIS_URL,
+            VAR_DIR=str(var_dir),
+            CELERY_TASK_DEFAULT_QUEUE=queue,
+        ) as database_url:
+            from django.contrib.auth import get_user_model
+            from django.core.management import call_command
+            from django.db import connections
+
+            call_command("loaddata", "schemes", verbosity=0)  # as `make migrate` does
+            password = uuid.uuid4().hex
+            director = get_user_model().objects.create_user("bench_director", password=password)
+
+            costs = {}
+            if not args.no_cost:
+                t = time.monotonic()
+                sizes = [("20 tables, 10 rounds", 20, 10), ("100 tables, 10 rounds", 100, 10)]
+                sizes.append(("100 tables, 100 rounds", 100, None))
+                for label, tables, rounds in sizes:
+                    event, room = build_event(
+                        director, tables=tables, rounds=rounds, name=label, sheets=True, start=True
+                    )
+                    if rounds is None:
+                        label = f"100 tables, {room.rounds_planned} rounds"
+                    costs[label] = request_costs(event, room, director, args.repeat)
+                print(f"per-request cost measured in {time.monotonic() - t:.0f} s")
+
+            t = time.monotonic()
+            event, room = build_event(
+                director, tables=args.tables, rounds=None, name="Load", sheets=False, start=False
+            )
+            from events.models import Entry, Round, Table
+
+            plan = {
+                "username": "bench_director",
+                "password": password,
+                "event_pk": event.pk,
+                "room_pk": room.pk,
+                "slug": event.slug,
+                "entry_keys": list(Entry.objects.filter(event=event).values_list("key", flat=True)),
+                "table_keys": list(
+                    Table.objects.filter(room=room).order_by("number").values_list("number", "key")
+                ),
+                "static_path": "/static/js/player.js",
+            }
+            print(
+                f"load event: {room.tables.count()} tables, {room.rounds_planned} rounds, "
+                f"{len(plan['entry_keys'])} players, built in {time.monotonic() - t:.1f} s"
+            )
+            call_command("collectstatic", interactive=False, verbosity=0)  # as `make run` does
+            connections.close_all()
+
+            def start_round2(seconds: int):
+                from django.core.exceptions import ValidationError
+
+                from events import rounds as round_services
+
+                try:
+                    rnd = round_services.round_start(
+                        Round.objects.get(room=room, number=2), length_seconds=seconds
+                    )
+                    return rnd.ends_at
+                except ValidationError:
+                    return None
+                finally:
+                    connections.close_all()
+
+            def end_round1():
+                from django.core.exceptions import ValidationError
+
+                from events import rounds as round_services
+
+                try:
+                    with contextlib.suppress(ValidationError):
+                        round_services.round_end_now(Round.objects.get(room=room, number=1))
+                finally:
+                    connections.close_all()
+
+            port = free_port()
+            env = dict(os.environ)
+            env.update(
+                DATABASE_URL=database_url,
+                REDIS_URL=REDIS_URL,
+                VAR_DIR=str(var_dir),
+                CELERY_TASK_DEFAULT_QUEUE=queue,
+                PORT=str(port),
+            )
+            server = Server(port, env, var_dir / "serve.log")
+            try:
+                server.start()
+                server.wait_healthy(90)
+                pids = server.pids()
+                print(
+                    f"server up on http://{HOST}:{port}/ ({len(pids['web'])} web processes, "
+                    f"{len(pids['worker'])} worker processes) after {time.monotonic() - began:.0f} s"
+                )
+
+                run = Run(base=f"http://{HOST}:{port}", timeout=args.timeout)
+                cpu_before = {k: cpu_seconds(v) for k, v in pids.items()}
+                self_before = resource.getrusage(resource.RUSAGE_SELF)
+                wall = time.monotonic()
+                asyncio.run(drive(args, run, plan, start_round2, end_round1))
+                wall = time.monotonic() - wall
+                self_after = resource.getrusage(resource.RUSAGE_SELF)
+                cpu_after = {k: cpu_seconds(v) for k, v in server.pids().items()}
+                load_after = os.getloadavg()
+
+                log_path = server.log_path
+            except BaseException:
+                print(f"server log tail:{server.tail()}", file=sys.stderr)
+                raise
+            finally:
+                # Before the database is dropped: no request of the server may find it gone.
+                server.stop()
+                server = None
+            # What the database says happened.
+            from events.models import Announcement
+            from scoring.models import ScoreSheet
+
+            sheets = ScoreSheet.objects.filter(play__round__room=room, play__round__number=1)
+            saved_sheets = sheets.count()
+            fired = {
+                (a.kind, a.round.number): a
+                for a in Announcement.objects.filter(room=room).select_related("round")
+            }
+            if not args.no_cost:
+                room.refresh_from_db()
+                costs["load event after the run"] = request_costs(
+                    event, room, director, args.repeat
+                )
+            server_log = log_path.read_text(errors="replace")
+            ok = report(
+                args,
+                run,
+                plan,
+                costs,
+                saved_sheets=saved_sheets,
+                fired=fired,
+                wall=wall,
+                harness_cpu=(self_after.ru_utime + self_after.ru_stime)
+                - (self_before.ru_utime + self_before.ru_stime),
+                server_cpu={k: cpu_after.get(k, 0) - cpu_before.get(k, 0) for k in cpu_before},
+                load=(load_before, load_after),
+                server_log=server_log,
+            )
+    except HarnessError as error:
+        print(f"\nHARNESS FAILED: {error}", file=sys.stderr)
+        ok = False
+    except KeyboardInterrupt as error:
+        print(f"\nHARNESS STOPPED: {error or 'Ctrl-C'}", file=sys.stderr)
+        ok = False
+    except Exception:
+        import traceback
+
+        traceback.print_exc()
+        print("\nHARNESS FAILED (the traceback above)", file=sys.stderr)
+        ok = False
+    finally:
+        signal.alarm(0)
+        if server is not None:
+            server.stop()
+        with contextlib.suppress(Exception):
+            redis_cleanup(REDIS_URL, queue)
+        if args.keep or not ok:
+            print(f"VAR_DIR kept: {var_dir}", file=sys.stderr)
+        else:
+            shutil.rmtree(var_dir, ignore_errors=True)
+    print(f"\nload_event_day: {time.monotonic() - began:.0f} s in all")
+    return 0 if ok else 1
+
+
+def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
+    """Print the tables and the goal lines; False if the harness itself did not work."""
+    steady = [s for s in run.samples if s.phase == "steady"]
+    later = [s for s in run.samples if s.phase in ("end-click", "start-2", "timer")]
+    rows = endpoint_rows(steady)
+    print_endpoints(
+        "== the idle server (before the phones: one request at a time, the same client)",
+        endpoint_rows([s for s in run.samples if s.phase == "idle"]),
+    )
+    print_endpoints(
+        f"== the steady minute ({args.duration:.0f} s: {len(plan['entry_keys'])} phones, the hall "
+        f"screen, 2 consoles, {len(plan['table_keys'])} tables saving; round 1 running; "
+        f"timeouts count as {args.timeout:.0f} s)",
+        rows,
+    )
+    print_endpoints(
+        "== after the steady minute (the click, round 2 and its timer)", endpoint_rows(later)
+    )
+    all_rows = endpoint_rows([s for s in run.samples if s.phase != "setup"])
+
+    lag = run.loop_lag or [0.0]
+    harness_cpu, server_cpu, wall = facts["harness_cpu"], facts["server_cpu"], facts["wall"]
+    (b1, b5, _), (a1, a5, _) = facts["load"]
+    print(
+        f"\nmachine: load average {b1:.2f}/{b5:.2f} (1/5 min) before, {a1:.2f}/{a5:.2f} after; "
+        f"over {wall:.0f} s of load: web server {server_cpu.get('web', 0):.0f} CPU-s, worker "
+        f"{server_cpu.get('worker', 0):.0f} CPU-s, this harness {harness_cpu:.0f} CPU-s "
+        f"({os.cpu_count()} cores = {wall * (os.cpu_count() or 1):.0f} CPU-s); the harness's "
+        f"loop woke late by p95 {pct(lag, 95) * 1000:.0f} ms, max {max(lag) * 1000:.0f} ms; "
+        f"at most {run.peak} requests in flight at once (connection limit {args.connections}"
+        f"{': reached, so some waited for a connection' if run.peak >= args.connections else ''})"
+    )
+    saves = run.saves
+    saved = sum(v == "saved" for v in saves.values())
+    in_minute = sum(s.endpoint == T_SAVE and s.outcome == "ok" for s in steady)
+    print(
+        f"sheets: {saved}/{len(plan['table_keys'])} tables saved deal 1 through the form, "
+        f"{in_minute} of them within the steady minute "
+        f"({facts['saved_sheets']} sheets of round 1 in the database)"
+    )
+    failures = defaultdict(int)
+    for v in saves.values():
+        if v != "saved":
+            failures[v] += 1
+    for why, n in sorted(failures.items(), key=lambda kv: -kv[1])[:5]:
+        print(f"  {n} tables: {why}")
+    not_started = len(plan["table_keys"]) - len(saves)
+    if not_started:
+        print(f"  {not_started} tables did not get to save before the minute was over")
+    errors_in_log = facts["server_log"].count("Traceback")
+    print(
+        f"server log: {errors_in_log} tracebacks, "
+        f"{facts['server_log'].count('WORKER TIMEOUT')} gunicorn worker timeouts"
+    )
+
+    click_sent = run.marks.get("click-sent")
+    events = []
+    if click_sent is None:
+        print("\n== «Конец тура!» by the director's click: the console's page never came")
+        events.append(
+            {
+                "label": "end of round 1 (the click)",
+                "missing": len(plan["entry_keys"]),
+                "times": [],
+                "burst": [],
+            }
+        )
+    else:
+        print(
+            f"\n== «Конец тура!» by the director's click: the POST answered in "
+            f"{run.marks['click-latency'] * 1000:.0f} ms ({'ok' if run.marks['click-ok'] else 'FAILED'})"
+        )
+        until = run.marks.get("start-2", run.marks.get("end", time.monotonic()))
+        events.append(
+            round_event_report(
+                run, plan, ("end", 1), click_sent, "end of round 1 (the click)", until, "the click"
+            )
+        )
+    if "timer-due" in run.marks:
+        due = run.marks["timer-due"]
+        a = facts["fired"].get(("end", 2))
+        lag = f"{(a.fired_at - a.due_at).total_seconds():.2f} s" if a and a.due_at else "not fired"
+        start = run.marks["start-2"]
+        round_event_report(
+            run, plan, ("start", 2), start, "start of round 2 (round_start)", due, "the start"
+        )
+        print(
+            f"\n== «Конец тура!» by the timer (round 2 of {args.timer_round} s): fired {lag} after due"
+        )
+        events.append(
+            round_event_report(
+                run,
+                plan,
+                ("end", 2),
+                due,
+                "end of round 2 (the timer)",
+                run.marks["end"],
+                "the due instant",
+            )
+        )
+
+    if costs:
+        labels = list(costs)
+        print("\n== per-request cost, in-process (Django test Client, warm; queries / median ms)")
+        print(f"{'endpoint':36}" + "".join(f" {label:>26}" for label in labels))
+        for name in COST_ENDPOINTS:
+            cells = []
+            for label in labels:
+                q, ms = costs[label][name]
+                cells.append(f" {q + ' q / ' + f'{ms:.1f} ms':>26}")
+            print(f"{name:36}" + "".join(cells))
+
+    print("\n== goals (ratios to the trivial endpoint's p95 in the same run)")
+    base = rows.get(TRIVIAL, {}).get("p95")
+
+    idle = endpoint_rows([s for s in run.samples if s.phase == "idle"])
+    idle_base = idle.get(TRIVIAL, {}).get("p95")
+    cap = args.timeout * 1000
+
+    def ratio_goal(name: str, most: float, what: str):
+        r = rows.get(name)
+        if not r or not base:
+            return goal(False, f"{what}: not measured")
+        also = (
+            f"; {r['p95'] / idle_base:.0f}× the idle trivial {idle_base:.1f} ms"
+            if idle_base
+            else ""
+        )
+        text = (
+            f"{what} p95 {r['p95']:.0f} ms ≤ {most:g}× trivial {base:.1f} ms "
+            f"(is {r['p95'] / base:.1f}×{also})"
+        )
+        if r["p95"] >= cap or base >= cap:
+            # Both stuck in one queue of timeouts: a ratio near 1 would mean nothing.
+            return goal(False, text + " — timeouts inside the p95: no ratio")
+        return goal(r["p95"] <= most * base, text)
+
+    ratio_goal(P_CLOCK, 2, "clock poll")
+    ratio_goal(P_PLACES, 4, "seat fragment")
+    ratio_goal(T_SAVE, 10, "sheet save")
+    errors = sum(r["errors"] for r in all_rows.values())
+    timeouts = sum(r["timeouts"] for r in all_rows.values())
+    goal(
+        errors == 0 and timeouts == 0 and saved == len(plan["table_keys"]),
+        f"0 errors and 0 timeouts over the whole run: {errors} errors, {timeouts} timeouts; "
+        f"{saved}/{len(plan['table_keys'])} sheets saved",
+    )
+    for e in events:
+        t = max(e["times"]) if e["times"] else float("inf")
+        goal(
+            e["missing"] == 0 and t <= 5,
+            f"{e['label']}: seen on all phones within 5 s (last {t:.2f} s, {e['missing']} never)",
+        )
+        b = e["burst"]
+        worst = max((s.latency for s in b), default=0.0)
+        bad = sum(s.outcome != "ok" for s in b)
+        goal(
+            bool(b) and bad == 0 and worst <= 5,
+            f"{e['label']}: the seat-fragment burst answered within 5 s "
+            f"({len(b)} requests, slowest {worst:.2f} s, {bad} failed)",
+        )
+    if costs:
+        labels = list(costs)
+        small, big, long = labels[0], labels[1], labels[2]
+        for name in COST_ENDPOINTS[:-1]:
+            for a, b, what in ((small, big, "20 → 100 tables"), (big, long, "10 → 100 rounds")):
+                qa, ma = costs[a][name]
+                qb, mb = costs[b][name]
+                flat = _queries(qb) <= _queries(qa) and mb <= 1.5 * ma + 1.0
+                goal(flat, f"{name} flat {what}: {qa} → {qb} queries, {ma:.1f} → {mb:.1f} ms")
+    print(
+        "  (flat: no more queries, and ms at most 1.5× + 1 ms; the machine is shared, "
+        "so ms are noisy)"
+    )
+    harness_ok = bool(rows.get(TRIVIAL)) and bool(rows.get(P_CLOCK))
+    if not harness_ok:
+        print("the harness did not get its measurements", file=sys.stderr)
+    return harness_ok
+
+
+def _queries(text: str) -> int:
+    return int(text.split("–")[-1])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
