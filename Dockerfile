@@ -8,4 +8,4 @@ COPY . .
 RUN SECRET_KEY=build-only-build-only-build-only-000 python manage.py collectstatic --noinput \
     && python manage.py compilemessages --ignore '.venv/*'
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--worker-class", "gthread", "--threads", "8"]
+CMD ["gunicorn", "config.wsgi:application", "-c", "python:config.gunicorn", "--bind", "0.0.0.0:8000"]

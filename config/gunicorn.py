@@ -1,10 +1,28 @@
-"""Gunicorn's access log without the polls: a hall of 400 phones polls the clock every few
-seconds, and a line per poll buries what matters. A request is logged when it writes
-(anything but GET/HEAD), fails (status ≥ 400) or is slow (≥ 1 s)."""
+"""Gunicorn's settings for `make run`, the Docker image and any deployment:
+``gunicorn config.wsgi:application -c python:config.gunicorn``.
+
+Sized from the machine: one process per core plus one (Python runs one thread at a time per
+process, so more processes than cores only add switching), each with threads for the
+requests that wait on the database. WEB_WORKERS / WEB_THREADS override both.
+
+The access log leaves out the polls: a hall of 400 phones polls the clock every few seconds,
+and a line per poll buries what matters. A request is logged when it writes (anything but
+GET/HEAD), fails (status ≥ 400) or is slow (≥ 1 s)."""
+
+import os
 
 from gunicorn.glogging import Logger
 
 SLOW_SECONDS = 1.0
+
+
+def _positive(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
+        raise SystemExit(f"{name} must be a whole number of at least 1, not {raw!r}")
+    return int(raw)
 
 
 class QuietAccessLogger(Logger):
@@ -14,3 +32,13 @@ class QuietAccessLogger(Logger):
         if routine and request_time.total_seconds() < SLOW_SECONDS:
             return
         super().access(resp, req, environ, request_time)
+
+
+workers = _positive("WEB_WORKERS", (os.cpu_count() or 1) + 1)
+threads = _positive("WEB_THREADS", 8)
+worker_class = "gthread"
+timeout = 60
+graceful_timeout = 5
+keepalive = 5
+accesslog = "-"
+logger_class = QuietAccessLogger

@@ -10,10 +10,8 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-WEB_OPTIONS = (
-    "--workers 2 --threads 8 --worker-class gthread --timeout 60 --graceful-timeout 5 "
-    "--access-logfile - --logger-class config.gunicorn.QuietAccessLogger"
-)
+#: Workers, threads and the quiet access log are sized and set in config/gunicorn.py.
+WEB_OPTIONS = "-c python:config.gunicorn"
 WORKER_OPTIONS = "--loglevel INFO --pool threads --concurrency 4"
 
 
