@@ -5,6 +5,7 @@ filesystem Celery broker under ``var/``, so ``make run`` works on a bare clone. 
 production set both and run on PostgreSQL and Redis.
 """
 
+import re
 import secrets
 from pathlib import Path
 
@@ -135,6 +136,33 @@ else:
         "store_processed": False,
     }
     CELERY_RESULT_BACKEND = f"file://{_celery_dir / 'results'}"
+# --- Cache (the room clock documents, events/clockdoc.py) -------------------------------
+# Shared by every process: the web server's workers and the Celery worker that fires the
+# timers must see one cache, or a change could not reach the documents the others serve.
+# Redis when REDIS_URL is set (the same database as Celery, under this key prefix), else
+# files under var/cache/<prefix>. Values stored are JSON-safe dicts and strings.
+CACHE_KEY_PREFIX = env_str("CACHE_KEY_PREFIX", "preference")
+if not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", CACHE_KEY_PREFIX):
+    raise ImproperlyConfiguredEnv("CACHE_KEY_PREFIX: 1–40 letters, digits, «_», «.» or «-»")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache" / CACHE_KEY_PREFIX),
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
+            # One file a key: a room's documents per change and language, one per phone.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    }
+
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

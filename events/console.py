@@ -2,22 +2,21 @@
 state of each score sheet, and the room's disputed sheets and late tables.
 
 Read-only, and a fixed number of queries whatever the number of tables: the page renders it,
-``console.json`` serves it to the page's poller. The ``version`` is a fingerprint of the whole
-state, so that a change of anything shown (a sheet, a round's state, a substitute, the results
-being published) changes it, and an unchanged state costs the page nothing to re-render.
+``console.json`` serves it to the page's poller. The ``version`` changes with anything shown (a
+sheet, a late mark, an adjustment, table access, a round's state, a substitute, the results
+being published): the writers bump the room's console token (events/clockdoc.py), so that the
+poller learns «nothing changed» without the grid being built.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import asdict, dataclass, field
 
 from django.db.models import Count, F
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from events import clock
+from events import clock, clockdoc
 from events.models import Room, Round, Seat
 from scoring.models import Deal, ScoreSheet, TablePlay
 
@@ -133,17 +132,14 @@ def controls_key(rounds: list[Round]) -> str:
     return "|".join(parts)
 
 
-def _fingerprint(doc: dict) -> str:
-    text = json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:20]
-
-
 def console_state(room: Room, *, round_number: int | None = None) -> Console:
     """The console of ``room`` for round ``round_number`` (default: see :func:`chosen_round`).
 
     Raises :class:`NoSuchRound` for a number that is not a round of the room. ``room`` should
     come with ``session__event`` selected."""
     event = room.session.event
+    # Before anything is read: a change made while the console is built shows next poll.
+    version = clockdoc.console_version(room)
     rounds = list(room.rounds.order_by("number"))
     rnd = chosen_round(rounds, round_number)
     rows: list[Row] = []
@@ -167,8 +163,8 @@ def console_state(room: Room, *, round_number: int | None = None) -> Console:
         late=_late_tables(event.pk, room),
         results_public=event.results_public,
         controls=controls_key(rounds),
+        version=version,
     )
-    console.version = _fingerprint(console.as_dict())
     return console
 
 

@@ -60,7 +60,18 @@ def _schedule_timers(rnd: Round) -> None:
     transaction.on_commit(queue)
 
 
+def _clock_changed(room_id: int) -> None:
+    """The room's clock changed: its clock documents and console are stale (rebuilt after
+    commit, events/clockdoc.py)."""
+    from events import clockdoc  # clockdoc builds the documents from this module
+
+    clockdoc.room_changed(room_id)
+
+
 def _announce(rnd: Round, kind: str, now, *, due_at=None, **data) -> Announcement:
+    """Every change of a round's clock is announced: so it is also where the clock documents
+    learn of it (start, pause, resume, adjust, end, warning, auto-start)."""
+    _clock_changed(rnd.room_id)
     return Announcement.objects.create(
         room_id=rnd.room_id, round=rnd, kind=kind, data=data, due_at=due_at, fired_at=now
     )
@@ -303,9 +314,11 @@ def round_fire_auto_start(round_id: int, *, now=None) -> bool:
     ).update(auto_start_at=None)
     if not claimed:
         return False
+    rnd = Round.objects.get(pk=round_id)
     try:
-        round_start(Round.objects.get(pk=round_id))
+        round_start(rnd)
     except ValidationError:
+        _clock_changed(rnd.room_id)  # refused: still, no automatic start is due any more
         return False
     return True
 

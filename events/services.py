@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from events import roster
+from events import clockdoc, roster
 from events.models import Draw, Entry, Event, Round, Seat, Session, Substitution
 
 EVENT_FIELDS = (
@@ -54,6 +54,7 @@ def event_update(event: Event, **fields) -> Event:
             setattr(event, name, value)
     event.full_clean()
     event.save()
+    clockdoc.setup_changed()  # its name and minutes per deal are on every clock
     return event
 
 
@@ -110,6 +111,7 @@ def entry_update(entry: Entry, **fields) -> Entry:
             _check_number_unseated(entry, was)
             _check_number_free(entry.event, entry.number, exclude_pk=entry.pk)
         entry.save()
+        clockdoc.setup_changed()  # his name is on the director's console
     return entry
 
 

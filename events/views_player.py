@@ -2,15 +2,13 @@
 
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
-from events import qr
+from events import clockdoc, qr
 from events.links import entry_by_key
 from events.models import Entry
 from events.player import player_places
 from events.services import last_substitution
-from events.views_public import room_clock
 
 
 def _entry(key: str) -> Entry:
@@ -56,11 +54,9 @@ def places_fragment(request, key):
 
 @never_cache
 def clock_json(request, key):
-    entry = _entry(key)
-    places = player_places(entry)
-    now = timezone.now()
-    rooms = [room_clock(places["room"], now)] if places["room"] else []
-    return JsonResponse({"now": now.isoformat(), "event": entry.event.name, "rooms": rooms})
+    """The phone's poll: his room's clock document from the cache (events/clockdoc.py), no
+    query of his seats; a wrong key is the links' 404."""
+    return JsonResponse(clockdoc.player_clock(key))
 
 
 def qr_svg(request, key):

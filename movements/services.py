@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from events import clockdoc
 from events.models import Entry, Event, Room, Round, Seat, Session, Substitution, Table
 from movements import engine, planner, schemes
 from movements.models import Scheme
@@ -223,6 +224,7 @@ def session_create(
         sets = shared_sets.setdefault(family, {})
         _room_create(session, index, room_doc, schedule, first, entries, family, sets)
         first += schedule.participants
+    clockdoc.setup_changed()  # new rooms, and the players' phones now show them
     return session
 
 
@@ -382,6 +384,7 @@ def seat_substitute(
     from scoring.standings import session_recompute
 
     session_recompute(session)
+    clockdoc.setup_changed()  # the seats changed hands: the phones find their rooms again
     return changed
 
 

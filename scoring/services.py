@@ -32,6 +32,7 @@ from django.db.models import Count, F, Max
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from events import clockdoc
 from events.models import Event, Round, Seat
 from scoring import rules
 from scoring.boards import board_layout
@@ -431,6 +432,7 @@ def play_access_set(play: TablePlay, access: str, *, by_user) -> TablePlay:
         _check_access_change(play.round, access, by_user)
         play.players_access = access
         play.save(update_fields=["players_access"])
+        _console_changed(play)
         return play
 
 
@@ -444,11 +446,19 @@ def round_access_set(rnd: Round, access: str, *, by_user) -> int:
             .get(pk=rnd.pk)
         )
         _check_access_change(rnd, access, by_user)
-        return (
+        changed = (
             TablePlay.objects.filter(round=rnd)
             .exclude(players_access=access)
             .update(players_access=access)
         )
+        if changed:
+            clockdoc.room_changed(rnd.room_id, clock=False)
+        return changed
+
+
+def _console_changed(play: TablePlay) -> None:
+    """What the room's console shows changed: its poller rebuilds the grid (events/clockdoc)."""
+    clockdoc.room_changed(play.round.room_id, clock=False)
 
 
 def _locked_play(play: TablePlay) -> TablePlay:
@@ -540,11 +550,13 @@ def sheet_record(
             sheet.late = sheet.late or late
             sheet.save()
             _scores_changed([deal.pk])
+            _console_changed(play)
             return Recorded(sheet, version, "created")
         if essence_of_data(sheet.current.data, play, deal) == checked.essence:
             if director and sheet.status != ScoreSheet.Status.CONFIRMED:
                 sheet.status = ScoreSheet.Status.CONFIRMED  # the director's word is final
                 sheet.save(update_fields=["status", "updated_at"])
+                _console_changed(play)
             return Recorded(sheet, sheet.current, "unchanged")
         last = sheet.versions.order_by("-number").first()
         if not director:
@@ -557,6 +569,7 @@ def sheet_record(
             sheet.status = ScoreSheet.Status.DISPUTED
             sheet.late = sheet.late or late
             sheet.save(update_fields=["status", "late", "updated_at"])
+            _console_changed(play)
             return Recorded(sheet, version, "disputed")
         _check_expected(sheet, expected_version)
         version = _new_version(sheet, checked, last.number + 1, by_user, None, note)
@@ -565,6 +578,7 @@ def sheet_record(
         sheet.save()
         changed = [deal.pk, *_running_pot_resettle(play, deal)]
         _scores_changed(changed)
+        _console_changed(play)
         return Recorded(sheet, version, "corrected")
 
 
@@ -615,6 +629,7 @@ def sheet_confirm(sheet: ScoreSheet, *, by_entry=None, by_user=None) -> ScoreShe
             sheet.status = ScoreSheet.Status.CONFIRMED
             sheet.late = sheet.late or (access is not None and access.late)
             sheet.save(update_fields=["status", "late", "updated_at"])
+            _console_changed(sheet.play)
         return sheet
 
 
@@ -724,6 +739,7 @@ def adjustment_create(
         )
         if deal is not None:
             _scores_changed([deal.pk])
+        _console_changed(play)
         return adjustment
 
 
@@ -878,6 +894,7 @@ def adjustments_table_create(
             ]
         )
         _scores_changed([d.pk for d in deals])
+        _console_changed(play)
         return TableScores(
             adjustments=made,
             players=len({s.entry_id for _d, s in wanted}),
@@ -895,6 +912,7 @@ def adjustment_delete(adjustment: Adjustment, *, by_user) -> None:
         adjustment.delete()
         if deal_id is not None:
             _scores_changed([deal_id])
+        _console_changed(adjustment.play)
 
 
 # --- recomputing ----------------------------------------------------------------------------

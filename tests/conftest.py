@@ -100,6 +100,45 @@ def pytest_sessionstart(session):
         pytest.exit("The test suite needs real services:\n  " + "\n  ".join(problems), returncode=3)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _cache_of_this_run():
+    """The shared cache (the room clock documents) under a prefix of this run and xdist
+    worker, so that two workers, whose test databases hand out the same ids, never read
+    each other's entries; the Celery workers the tests start inherit it."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    prefix = f"test-{os.environ['PREFERENCE_TEST_RUN']}-{worker}"
+    os.environ["CACHE_KEY_PREFIX"] = prefix
+    caches = {"default": dict(settings.CACHES["default"], KEY_PREFIX=prefix)}
+    if "filebased" in caches["default"]["BACKEND"]:
+        caches["default"]["LOCATION"] = str(Path(settings.VAR_DIR) / "cache" / prefix)
+    with override_settings(CACHES=caches):
+        yield prefix
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache(_cache_of_this_run):
+    """Each test starts with an empty cache: ids repeat from test to test (rolled back)."""
+    from django.core.cache import cache
+
+    redis_url = os.environ.get("REDIS_URL")
+    if redis_url:
+        # Only this run's keys: the Celery broker shares the Redis database.
+        import redis
+
+        client = redis.Redis.from_url(redis_url)
+        try:
+            keys = list(client.scan_iter(match=f"{_cache_of_this_run}:*", count=1000))
+            if keys:
+                client.delete(*keys)
+        finally:
+            client.close()
+    else:
+        cache.clear()  # this prefix's own folder
+
+
 @pytest.fixture
 def director(django_user_model):
     return django_user_model.objects.create_user(username="judge", password="s3cret-pass-1")

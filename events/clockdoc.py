@@ -1,0 +1,284 @@
+"""The room clock documents the phones, the hall screen and the director's page poll.
+
+Hundreds of phones ask every second or two what the clock of their room shows. The answer
+changes only when the clock does (a start, a pause, a resume, an extension, an end, a
+warning, an automatic start: every announcement), so it is built once per change and per
+language and served from the shared cache; each answer adds only ``now`` (and, while a round
+runs, ``remaining_ms`` from ``ends_at``: the pages count down from ``ends_at`` and the server's
+``now``, and use ``remaining_ms`` only when paused).
+
+Versions are *tokens* in the cache, not counters: a change sets a new random token and the
+documents are stored under the token they were read for, so a document built from an older
+state can only land under a token nobody reads any more, and a token lost from the cache
+(evicted, expired) simply gets a new one. A writer bumps the tokens twice: at once, so that
+its own transaction (and a test's) reads the change, and after commit, so that no other
+process keeps a document it built from the state before the commit; after commit the room's
+documents are also rebuilt, so that the phones' next polls find them ready.
+
+- a room's clock token: every state change of its rounds (``events.rounds``);
+- a room's console token: whatever the director's console of the room shows (sheets, late
+  marks, adjustments, table access, the clock), see :func:`console_version`;
+- the setup token, one for the server: who sits in which room, the rooms of an event, an
+  event's or a player's details (``movements.services`` seating and substitutes,
+  ``events.services`` edits). These change a few times a day, so one token for all is
+  enough, and it keeps a phone's poll at one key (its entry) instead of two.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from datetime import datetime
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone, translation
+
+from events import announcements, clock, rounds
+from events.links import LinkNotFound
+from events.models import Announcement, Entry, Event, Room, Round, Seat
+
+#: How long a built document lives unread (a new token makes it unreachable anyway).
+DOC_TIMEOUT = 24 * 3600
+#: Tokens live long; a lost one is replaced (and everything under the old one is rebuilt).
+TOKEN_TIMEOUT = 30 * 24 * 3600
+
+SETUP = "clock:setup"
+#: A player's key as ``events.models.new_private_key`` makes it; anything else is no key.
+_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _clock_key(room_id: int) -> str:
+    return f"clock:room:{room_id}"
+
+
+def _console_key(room_id: int) -> str:
+    return f"console:room:{room_id}"
+
+
+def _doc_key(room_id: int, token: str, setup: str, lang: str) -> str:
+    return f"clock:doc:{room_id}:{token}:{setup}:{lang}"
+
+
+def _new_token() -> str:
+    return secrets.token_hex(6)
+
+
+def _tokens(keys: list[str], *, also: tuple[str, ...] = ()) -> dict[str, str]:
+    """The current tokens of ``keys``; a missing one gets a fresh token (first add wins).
+    ``also``: other keys read in the same round trip (present in the answer if found)."""
+    found = cache.get_many([*keys, *also])
+    for key in keys:
+        if key not in found:
+            token = _new_token()
+            found[key] = token if cache.add(key, token, TOKEN_TIMEOUT) else cache.get(key, token)
+    return found
+
+
+def _bump(keys: list[str]) -> None:
+    cache.set_many({key: _new_token() for key in keys}, TOKEN_TIMEOUT)
+
+
+def _bump_now_and_after_commit(keys: list[str], then=None) -> None:
+    _bump(keys)
+
+    def after_commit():
+        _bump(keys)
+        if then is not None:
+            then()
+
+    # robust: the change is committed; a cache hiccup must not turn it into an error page.
+    transaction.on_commit(after_commit, robust=True)
+
+
+# --- what writers call ------------------------------------------------------------------
+
+
+def room_changed(room_id: int, *, clock: bool = True) -> None:
+    """Something of the room changed: its console, and (``clock``) its clock."""
+    if not clock:
+        _bump_now_and_after_commit([_console_key(room_id)])
+        return
+    _bump_now_and_after_commit(
+        [_console_key(room_id), _clock_key(room_id)], then=lambda: room_rebuild(room_id)
+    )
+
+
+def setup_changed() -> None:
+    """Seating, rooms, an event's or a player's details changed (anywhere on the server)."""
+    _bump_now_and_after_commit([SETUP])
+
+
+# --- the documents ------------------------------------------------------------------------
+
+
+def _lang() -> str:
+    try:
+        return translation.get_supported_language_variant(
+            translation.get_language() or settings.LANGUAGE_CODE
+        )
+    except LookupError:
+        return settings.LANGUAGE_CODE
+
+
+def build_room_doc(room: Room) -> dict:
+    """What a clock shows for one room, in the active language, without the time-dependent
+    ``remaining_ms`` of a running round (see :func:`_served`). ``room`` with
+    ``session__event`` selected."""
+    room_rounds = list(room.rounds.order_by("number"))
+    for rnd in room_rounds:
+        rnd.room = room  # round_length reads the room's session and event
+    current = clock.current_round(room_rounds)
+    following = min(
+        (r for r in room_rounds if r.state == Round.State.PENDING),
+        key=lambda r: r.number,
+        default=None,
+    )
+    latest = (
+        Announcement.objects.filter(room=room)
+        .select_related("round", "room")
+        .order_by("-fired_at", "-id")
+        .first()
+    )
+    running = current is not None and current.state == Round.State.RUNNING
+    return {
+        "room": room.number,
+        "name": str(room),
+        "rounds": room.rounds_planned,
+        "round": current.number if current else None,
+        "state": current.state if current else None,
+        "ends_at": current.ends_at.isoformat() if current and current.ends_at else None,
+        # Paused, pending or finished: the same at any instant. Running: see _served.
+        "remaining_ms": int(rounds.round_remaining(current).total_seconds() * 1000)
+        if current and not running
+        else 0,
+        "length_ms": int(rounds.round_length(current).total_seconds() * 1000) if current else 0,
+        "next_round": following.number if following else None,
+        "auto_start_at": following.auto_start_at.isoformat()
+        if following and following.auto_start_at
+        else None,
+        "announcement": announcements.as_dict(latest) if latest else None,
+    }
+
+
+def _served(doc: dict, now: datetime) -> dict:
+    """The stored document as answered at ``now``."""
+    if doc["state"] == Round.State.RUNNING and doc["ends_at"]:
+        left = datetime.fromisoformat(doc["ends_at"]) - now
+        return doc | {"remaining_ms": max(0, int(left.total_seconds() * 1000))}
+    return doc
+
+
+def _room(room_id: int) -> Room | None:
+    return Room.objects.select_related("session__event").filter(pk=room_id).first()
+
+
+def room_rebuild(room_id: int) -> None:
+    """Build the room's documents in every language under the current tokens (after a change
+    commits: the phones' next polls find them ready)."""
+    room = _room(room_id)
+    if room is None:
+        return
+    tokens = _tokens([_clock_key(room_id), SETUP])
+    docs = {}
+    for lang, _name in settings.LANGUAGES:
+        with translation.override(lang):
+            key = _doc_key(room_id, tokens[_clock_key(room_id)], tokens[SETUP], lang)
+            docs[key] = build_room_doc(room)
+    cache.set_many(docs, DOC_TIMEOUT)
+
+
+def room_docs(room_ids: list[int], setup: str, now: datetime) -> list[dict]:
+    """The clock documents of ``room_ids`` (in that order) in the active language, from the
+    cache; a missing one is built and stored."""
+    if not room_ids:
+        return []
+    lang = _lang()
+    tokens = _tokens([_clock_key(pk) for pk in room_ids])
+    keys = {pk: _doc_key(pk, tokens[_clock_key(pk)], setup, lang) for pk in room_ids}
+    found = cache.get_many(list(keys.values()))
+    docs = []
+    for pk in room_ids:
+        doc = found.get(keys[pk])
+        if doc is None:
+            room = _room(pk)
+            if room is None:  # removed since the setup was read: the next poll knows
+                continue
+            doc = build_room_doc(room)
+            cache.set(keys[pk], doc, DOC_TIMEOUT)
+        docs.append(_served(doc, now))
+    return docs
+
+
+def room_clock(room: Room) -> dict:
+    """One room's clock as its page shows it now (the director's room page)."""
+    docs = room_docs([room.pk], _tokens([SETUP])[SETUP], timezone.now())
+    return docs[0] if docs else None
+
+
+def player_clock(key: str) -> dict:
+    """The clock document of a player's phone: his room only (none before he is seated).
+
+    Raises :class:`events.links.LinkNotFound` for a key that is no player's. From the cache
+    no query at all; after a change of the setup, one indexed query finds his room."""
+    if not _KEY.fullmatch(key):
+        raise LinkNotFound("player")
+    now = timezone.now()
+    entry_key = f"clock:entry:{key}"
+    found = _tokens([SETUP], also=(entry_key,))
+    setup = found[SETUP]
+    mapping = found.get(entry_key)
+    if mapping is None or mapping["setup"] != setup:
+        # His room: the one of his first seat in his latest session (as events.player).
+        seat = Seat.objects.filter(entry=OuterRef("pk")).order_by(
+            "-round__room__session__number", "round__number"
+        )
+        row = (
+            Entry.objects.filter(key=key)
+            .annotate(room_id=Subquery(seat.values("round__room_id")[:1]))
+            .values("event__name", "room_id")
+            .first()
+        )
+        if row is None:
+            raise LinkNotFound("player")
+        mapping = {"setup": setup, "event": row["event__name"], "room": row["room_id"]}
+        cache.set(entry_key, mapping, DOC_TIMEOUT)
+    rooms = room_docs([mapping["room"]] if mapping["room"] else [], setup, now)
+    return {"now": now.isoformat(), "event": mapping["event"], "rooms": rooms}
+
+
+def event_clock(slug: str) -> dict | None:
+    """The hall screen's document: every room of the event, sessions in order; None for a
+    slug that is no event's."""
+    now = timezone.now()
+    hall_key = f"clock:hall:{slug}"
+    found = _tokens([SETUP], also=(hall_key,))
+    setup = found[SETUP]
+    hall = found.get(hall_key)
+    if hall is None or hall["setup"] != setup:
+        event = Event.objects.filter(slug=slug).values("pk", "name").first()
+        if event is None:
+            return None
+        rooms = (
+            Room.objects.filter(session__event_id=event["pk"])
+            .order_by("session__number", "number")
+            .values_list("pk", flat=True)
+        )
+        hall = {"setup": setup, "event": event["name"], "rooms": list(rooms)}
+        cache.set(hall_key, hall, DOC_TIMEOUT)
+    return {
+        "now": now.isoformat(),
+        "event": hall["event"],
+        "rooms": room_docs(hall["rooms"], setup, now),
+    }
+
+
+def console_version(room: Room) -> str:
+    """Changes whenever anything the room's console shows changes; read it *before* building
+    the console, so that a change made meanwhile shows at the next poll. ``room`` with
+    ``session__event`` selected (whether results are public is the event's)."""
+    tokens = _tokens([_console_key(room.pk), SETUP])
+    public = "p" if room.session.event.results_public else "d"
+    return f"{tokens[_console_key(room.pk)]}.{tokens[SETUP]}.{public}"
