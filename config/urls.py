@@ -13,7 +13,7 @@ urlpatterns = [
     path("director/", include("scoring.urls_director")),
     path("e/", include("events.urls_public")),
     path("e/", include("scoring.urls_public")),
-    path("p/", include("events.urls_player")),
+    path("p/", include("scoring.urls_player")),  # with events' clock.json and QR
     path("t/", include("scoring.urls_table")),
     path("api/", include("config.api")),
     path("admin/", admin.site.urls),

@@ -1,12 +1,12 @@
+"""Events' part of the player's private link: the clock document and the QR code. The page
+and its seat fragment show sets and figures, so they are scoring's; ``scoring.urls_player``
+serves all of them under the ``player`` namespace (config/urls.py includes that one)."""
+
 from django.urls import path
 
 from events import views_player
 
-app_name = "player"
-
 urlpatterns = [
-    path("<str:key>/", views_player.home, name="home"),
-    path("<str:key>/places", views_player.places_fragment, name="places"),
     path("<str:key>/clock.json", views_player.clock_json, name="clock_json"),
     path("<str:key>/qr.svg", views_player.qr_svg, name="qr"),
 ]

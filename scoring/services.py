@@ -28,7 +28,7 @@ from fractions import Fraction
 
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Count, F, Max
+from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -379,19 +379,30 @@ def plays_access(plays) -> dict[int, PlayersAccess]:
 def entry_open_plays(entry) -> list[TablePlay]:
     """The finished table-rounds where ``entry`` sat whose sheets his table may still enter
     and confirm (after «Конец тура!», or opened again by the director): his phone links
-    them. Two queries, whatever the number of rounds."""
-    plays = list(
+    them. One query that returns only those: :func:`_access` for a finished round put as a
+    filter (opened by the director, or left to the clock while the room's following round
+    has not started or there is none), so the phone reads no round it does not show."""
+    following_state = Subquery(
+        Round.objects.filter(room=OuterRef("round__room"), number__gt=OuterRef("round__number"))
+        .order_by("number")
+        .values("state")[:1]
+    )
+    return list(
         TablePlay.objects.filter(
             round__state=Round.State.FINISHED,
             round__placements__entry=entry,
             round__placements__table=F("table"),
         )
         .exclude(players_access=TablePlay.Access.CLOSED)
+        .annotate(following_state=following_state)
+        .filter(
+            Q(players_access=TablePlay.Access.OPEN)
+            | Q(following_state__isnull=True)
+            | Q(following_state=Round.State.PENDING)
+        )
         .select_related("round", "table")
         .order_by("round__number")
     )
-    access = plays_access(plays)
-    return [p for p in plays if access[p.pk].open]
 
 
 def _actor(play: TablePlay, by_user, by_entry) -> PlayersAccess | None:

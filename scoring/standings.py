@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.db.models.fields.json import KeyTextTransform
 from django.utils.translation import gettext as _
 
@@ -562,23 +562,13 @@ def _standing(event: Event, sessions: list[Session]) -> list[StandingRow]:
         list({entry_id for entry_id, _total, _deals in found})
     )
     key_of = {pk: _key(entry) for pk, entry in entries.items()}
-    parts: dict[object, list[Fraction]] = defaultdict(list)
-    deals: dict[object, int] = defaultdict(int)
-    for entry_id, total, count in sorted(found, key=lambda r: _order(key_of[r[0]])):
-        parts[key_of[entry_id]].append(_exact(total))
-        deals[key_of[entry_id]] += count
-    penalties: dict[object, Fraction] = defaultdict(Fraction)
-    for entry_id, penalty in _round_penalties(sessions).items():
-        if entry_id in key_of:
-            penalties[key_of[entry_id]] += penalty
+    rows, penalties = _ranked(event, found, key_of, _round_penalties(sessions))
     subs = list(
         Substitution.objects.filter(session__in=sessions)
         .select_related("session", "leaving", "arriving")
         .order_by("session__number", "from_round", "id")
     )
     holders = _holders(entries, subs)
-    totals = {key: (compare.exact_sum(values), deals[key]) for key, values in parts.items()}
-    rows = compare.standings_of_totals(totals, BY[event.scoring_method], penalties)
     several = len(sessions) > 1
     return [
         StandingRow(
@@ -599,6 +589,28 @@ def _order(key: object) -> tuple:
     return (0, key, 0) if isinstance(key, int) else (1, 0, key[1])
 
 
+def _ranked(
+    event: Event,
+    found: list[tuple[int, str, int]],
+    key_of: dict[int, object],
+    round_penalties: dict[int, Fraction],
+) -> tuple[list[compare.Standing], dict[object, Fraction]]:
+    """The ranked rows from (entry id, cached total, deals) per player and session, summed per
+    standing key (a substitute counts with the player he replaced), less the penalties given
+    on a whole table-round."""
+    parts: dict[object, list[Fraction]] = defaultdict(list)
+    deals: dict[object, int] = defaultdict(int)
+    for entry_id, total, count in sorted(found, key=lambda r: _order(key_of[r[0]])):
+        parts[key_of[entry_id]].append(_exact(total))
+        deals[key_of[entry_id]] += count
+    penalties: dict[object, Fraction] = defaultdict(Fraction)
+    for entry_id, penalty in round_penalties.items():
+        if entry_id in key_of:
+            penalties[key_of[entry_id]] += penalty
+    totals = {key: (compare.exact_sum(values), deals[key]) for key, values in parts.items()}
+    return compare.standings_of_totals(totals, BY[event.scoring_method], penalties), penalties
+
+
 def session_standings(session: Session) -> list[StandingRow]:
     """The standing of one session, best first; ties share the rank («3–4»)."""
     return _standing(session.event, [session])
@@ -607,6 +619,47 @@ def session_standings(session: Session) -> list[StandingRow]:
 def event_standings(event: Event) -> list[StandingRow]:
     """The standing over every session of the event."""
     return _standing(event, list(event.sessions.select_related("event")))
+
+
+@dataclass(frozen=True)
+class SessionPlace:
+    """A player's row of a session's standing, as his phone shows it."""
+
+    rank: str
+    total: Fraction | None
+    deals: int
+
+    @property
+    def shown(self) -> str:
+        return "—" if self.total is None else f"{float(self.total):.2f}"
+
+
+def session_place(entry: Entry, session: Session) -> SessionPlace | None:
+    """His rank, figure and deals in :func:`session_standings` (None: not in it), without
+    building every row: the session's cached totals with each player's number in one query,
+    its round penalties and its substitutions (for the numbers he held). The caller has
+    refreshed the session (:func:`session_refresh`)."""
+    found = list(
+        SessionTotal.objects.filter(session=session)
+        .order_by()
+        .values_list("entry_id", "entry__number", "total", "deals")
+    )
+    key_of = {
+        entry_id: number if number is not None else ("entry", entry_id)
+        for entry_id, number, _total, _deals in found
+    }
+    totals = [(entry_id, total, deals) for entry_id, _number, total, deals in found]
+    rows, _penalties = _ranked(session.event, totals, key_of, _round_penalties([session]))
+    # The rows he is a holder of (see _holders): his own, and the numbers he took or left.
+    mine = {key_of[entry.pk]} if entry.pk in key_of else set()
+    for number in (
+        Substitution.objects.filter(session=session)
+        .filter(Q(leaving=entry) | Q(arriving=entry))
+        .values_list("number", flat=True)
+    ):
+        mine.add(number)
+    row = next((r for r in rows if r.key in mine), None)
+    return SessionPlace(row.rank, row.total, row.deals) if row else None
 
 
 # --- reading: the traveller of a deal -----------------------------------------------------

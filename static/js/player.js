@@ -1,15 +1,34 @@
 /* A player's phone: a banner for each announcement, and the seat blocks refreshed when the
-   round changes (the clock itself is clock.js). */
+   round changes (the clock itself is clock.js).
+
+   One fetch of the seat fragment per change: a clock answer that brings a new announcement
+   usually also changes the round's state («Конец тура!» finishes it), and both used to fetch.
+   Now what the fragment depends on (round, state, next round, latest announcement) is one key,
+   compared once per clock answer; the announcement event only shows the banner. Results come
+   in as the tables enter their sheets, so the fragment is also fetched 20 s after the last
+   fetch (not 20 s after the page opened: a change just fetched it). */
 (function () {
   "use strict";
+  var RESULTS_MS = 20000;
+
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.getElementById("player-clock");
     var banner = document.getElementById("banner");
     if (!root) return;
     var placesUrl = root.getAttribute("data-places-url");
     var last = null;
+    var busy = false, again = false, timer = null;
+
+    function later() {
+      clearTimeout(timer);
+      timer = setTimeout(refreshPlaces, RESULTS_MS);
+    }
 
     function refreshPlaces() {
+      // A change while a fetch is on its way: fetch once more when it answers, not twice now.
+      if (busy) { again = true; return; }
+      busy = true;
+      clearTimeout(timer);
       fetch(placesUrl, { cache: "no-store" })
         .then(function (r) { return r.text(); })
         .then(function (html) {
@@ -19,13 +38,18 @@
           var fresh = tmp.querySelector("#places");
           if (holder && fresh) holder.replaceWith(fresh);
         })
-        .catch(function () {});
+        .catch(function () {})
+        .finally(function () {
+          busy = false;
+          if (again) { again = false; refreshPlaces(); } else { later(); }
+        });
     }
 
     root.addEventListener("clock:update", function (e) {
       var room = e.detail.rooms[0];
       if (!room) return;
-      var key = room.round + ":" + room.state + ":" + (room.next_round || "");
+      var news = room.announcement ? room.announcement.id : "";
+      var key = room.round + ":" + room.state + ":" + (room.next_round || "") + ":" + news;
       if (last !== null && key !== last) refreshPlaces();
       last = key;
     });
@@ -35,10 +59,8 @@
       banner.querySelector("[data-banner-head]").textContent = a.headline;
       banner.querySelector("[data-banner-details]").textContent = a.details || "";
       banner.hidden = false;
-      refreshPlaces();
     });
-    // Results come in as the tables enter their sheets: look again now and then.
-    setInterval(refreshPlaces, 20000);
+    later();
     banner.querySelector("[data-banner-close]").addEventListener("click", function () {
       banner.hidden = true;
     });

@@ -28,3 +28,23 @@ def test_the_phone_shows_the_seat_and_the_end_of_the_round(live_server, phone, e
     assert "Конец тура!" in banner.text_content()
     phone.get_by_text("Следующий тур 2: идите").wait_for(timeout=5000)
     shot(phone, "phone-round-over")
+
+
+def test_the_phone_fetches_its_seats_once_per_announcement(live_server, phone, event):
+    session = seat_players(event, 15)
+    rnd = rounds.round_start(Round.objects.get(room__session=session, number=1), length_seconds=300)
+    entry = Entry.objects.get(event=event, number=1)
+    fetched = []
+    phone.on("request", lambda r: fetched.append(r.url) if r.url.endswith("/places") else None)
+    phone.goto(f"{live_server.url}/p/{entry.key}/")
+    phone.wait_for_function("document.querySelector('[data-digits]').textContent.startsWith('04:')")
+    assert fetched == []  # the page came with its seats
+    rounds.round_end_now(rnd)  # «Конец тура!»: a new announcement and a new round state
+    phone.locator("#banner").wait_for(state="visible", timeout=5000)
+    phone.get_by_text("Следующий тур 2: идите").wait_for(timeout=5000)
+    phone.wait_for_timeout(4500)  # two more clock answers: nothing new, no fetch
+    assert len(fetched) == 1
+    rounds.round_start(Round.objects.get(room__session=session, number=2))
+    phone.get_by_text("Сейчас — тур 2").wait_for(timeout=5000)
+    phone.wait_for_timeout(4500)
+    assert len(fetched) == 2

@@ -1,0 +1,172 @@
+"""The player's seat fragment (/p/<key>/places) that hundreds of phones poll: a fixed number
+of queries whatever the number of tables and rounds, and what it shows stays right — a save
+shows on the next read, the open sheets follow the rule, the place is the standing's."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from events import rounds
+from events import services as event_services
+from events.models import Entry, Round, Seat
+from scoring import services, standings
+from scoring.models import TablePlay
+from tests.conftest import seat_players
+from tests.scoring.conftest import THREE_DIAMONDS, deal_of, play_of
+
+pytestmark = pytest.mark.django_db
+
+# What a phone reads: entry, room, rounds, seats, sets, open sheets, played deals; once
+# published also the sessions, their cache check (2), his figures, the totals, the round
+# penalties and the substitutions. One more for a replaced player (who replaced him).
+UNPUBLISHED_MAX = 8
+PUBLISHED_MAX = 15
+
+
+def _event_day(event, director, players, rounds_count):
+    """Round 1 running and every table's deal 1 entered, then (for the open sheets) ended."""
+    session = seat_players(event, players, rounds=rounds_count)
+    first = Round.objects.get(room__session=session, number=1)
+    rounds.round_start(first)
+    for play in TablePlay.objects.filter(round=first).select_related("board_set"):
+        services.sheet_record(
+            play, play.board_set.deals.get(number=1), THREE_DIAMONDS, by_user=director
+        )
+    return session
+
+
+def _fragment_queries(client, entry) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(f"/p/{entry.key}/places")
+    assert response.status_code == 200
+    return len(captured)
+
+
+def _north_of_table_1(session):
+    return Seat.objects.get(
+        round__room__session=session, round__number=1, table__number=1, position="N"
+    ).entry
+
+
+@pytest.mark.parametrize("published", [False, True], ids=["unpublished", "published"])
+def test_the_seat_fragment_reads_as_much_for_a_long_session_of_many_tables_as_for_a_short_one(
+    client, director, event, published, django_assert_max_num_queries
+):
+    other = event_services.event_create(owner=director, name="Большой", date="2026-12-05")
+    small = _event_day(event, director, 15, 5)  # 5 tables, 5 rounds
+    large = _event_day(other, director, 39, None)  # 13 tables, all 13 rounds
+    counts = {}
+    for session in (small, large):
+        session.event.results_public = published
+        session.event.save()
+        entry = _north_of_table_1(session)
+        client.get(f"/p/{entry.key}/places")
+        with django_assert_max_num_queries(PUBLISHED_MAX if published else UNPUBLISHED_MAX):
+            during = _fragment_queries(client, entry)
+        rounds.round_end_now(Round.objects.get(room__session=session, number=1))
+        with django_assert_max_num_queries(PUBLISHED_MAX if published else UNPUBLISHED_MAX):
+            after = _fragment_queries(client, entry)
+        counts[session.pk] = (during, after)
+    assert counts[small.pk] == counts[large.pk]
+
+
+def test_the_phone_page_reads_the_same_few_queries_as_its_fragment(
+    client, director, event, django_assert_max_num_queries
+):
+    session = _event_day(event, director, 15, 5)
+    entry = _north_of_table_1(session)
+    with django_assert_max_num_queries(UNPUBLISHED_MAX):
+        assert client.get(f"/p/{entry.key}/").status_code == 200
+
+
+def test_a_saved_sheet_shows_on_the_players_next_fragment(client, director, session15):
+    rounds.round_start(Round.objects.get(room__session=session15, number=1))
+    play = play_of(session15, 1, 1)
+    north = Seat.objects.get(round=play.round, table=play.table, position="N").entry
+    assert ">70</td>" not in client.get(f"/p/{north.key}/places").content.decode()
+    services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_entry=north)
+    body = client.get(f"/p/{north.key}/places").content.decode()
+    assert "1.1 <small" in body and ">70</td>" in body
+    event = session15.event
+    event.results_public = True
+    event.save()
+    assert "50.00" in client.get(f"/p/{north.key}/places").content.decode()
+    # Published: his next deal's figure shows on the very next read as well.
+    services.sheet_record(play, deal_of(play, 2), THREE_DIAMONDS, by_user=director)
+    body = client.get(f"/p/{north.key}/places").content.decode()
+    assert "1.2 <small" in body and body.count(">50.00</td>") == 2
+    assert "по 2 сдачам" in body
+
+
+def _his_plays_by_the_rule(entry):
+    plays = TablePlay.objects.filter(
+        round__placements__entry=entry, round__placements__table__isnull=False
+    ).select_related("round", "table")
+    mine = [
+        p
+        for p in plays
+        if Seat.objects.filter(round=p.round, table=p.table, entry=entry).exists()
+        and p.round.state == Round.State.FINISHED
+        and services.players_access(p).open
+    ]
+    return sorted(p.pk for p in mine)
+
+
+def test_the_open_sheets_are_those_the_rule_opens_in_every_state_of_the_round(director, event):
+    session = seat_players(event, 15, rounds=2)
+    entry = _north_of_table_1(session)
+    first, second = Round.objects.filter(room__session=session).order_by("number")
+
+    def check():
+        found = sorted(p.pk for p in services.entry_open_plays(entry))
+        assert found == _his_plays_by_the_rule(entry)
+        return len(found)
+
+    assert check() == 0  # nothing played yet
+    rounds.round_start(first)
+    assert check() == 0  # on the clock: his table page, not the open-sheets link
+    rounds.round_end_now(first)
+    assert check() == 1  # after «Конец тура!», until round 2 starts
+    rounds.round_start(second)
+    assert check() == 0
+    his_first = TablePlay.objects.get(
+        round=first, table=Seat.objects.get(round=first, entry=entry).table
+    )
+    services.play_access_set(his_first, "open", by_user=director)
+    assert check() == 1  # the director opened it again
+    rounds.round_end_now(second)
+    assert check() == 2  # the last round stays open until the director closes it
+    his_second = TablePlay.objects.get(
+        round=second, table=Seat.objects.get(round=second, entry=entry).table
+    )
+    services.play_access_set(his_second, "closed", by_user=director)
+    assert check() == 1
+
+
+def test_the_place_on_the_phone_is_the_row_of_the_session_standing(client, director, session15):
+    from movements.services import seat_substitute
+
+    event = session15.event
+    rounds.round_start(Round.objects.get(room__session=session15, number=1))
+    for table, tricks in [(1, 7), (2, 8), (3, 7), (4, 6), (5, 8)]:
+        play = play_of(session15, 1, table)
+        data = dict(THREE_DIAMONDS, tricks={"N": tricks, "E": 10 - tricks})
+        services.sheet_record(play, deal_of(play, 1), data, by_user=director)
+    late = event_services.entry_create(event, last_name="Поздний", first_name="П")
+    leaving = Entry.objects.get(event=event, number=7)
+    seat_substitute(session15, leaving=leaving, arriving=late, from_round=2)
+    standings.session_refresh(session15)
+    rows = standings.session_standings(session15)
+    for entry in [*Entry.objects.filter(event=event).exclude(pk=late.pk), late]:
+        entry.refresh_from_db()
+        place = standings.session_place(entry, session15)
+        row = next((r for r in rows if entry.pk in r.entry_ids), None)
+        assert (place.rank, place.shown, place.deals) == (row.rank, row.shown, row.deals)
+    event.results_public = True
+    event.save()
+    north = Entry.objects.get(
+        pk=play_of(session15, 1, 2).round.placements.get(table__number=2, position="N").entry_id
+    )
+    row = next(r for r in rows if north.pk in r.entry_ids)
+    body = client.get(f"/p/{north.key}/").content.decode()
+    assert f"Место {row.rank}: {row.shown} по {row.deals} сдачам" in body
