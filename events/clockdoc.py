@@ -13,7 +13,9 @@ state can only land under a token nobody reads any more, and a token lost from t
 (evicted, expired) simply gets a new one. A writer bumps the tokens twice: at once, so that
 its own transaction (and a test's) reads the change, and after commit, so that no other
 process keeps a document it built from the state before the commit; after commit the room's
-documents are also rebuilt, so that the phones' next polls find them ready.
+documents are also rebuilt, so that the phones' next polls find them ready. What is stored
+under a token never changes meaning, so each process also keeps its own copy (:class:`_Memo`):
+a poll that finds nothing changed reads only the tokens, in one round trip to the cache.
 
 - a room's clock token: every state change of its rounds (``events.rounds``);
 - a room's console token: whatever the director's console of the room shows (sheets, late
@@ -28,6 +30,8 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
+from collections import OrderedDict
 from datetime import datetime
 
 from django.conf import settings
@@ -190,46 +194,78 @@ def room_rebuild(room_id: int) -> None:
     cache.set_many(docs, DOC_TIMEOUT)
 
 
-def room_docs(room_ids: list[int], setup: str, now: datetime) -> list[dict]:
+class _Memo:
+    """This process's own copy of what the shared cache holds under keys whose content never
+    changes: a document under its tokens, a phone's room and a hall's rooms with the setup
+    token they were found under (checked against the current one at every poll). A poll then
+    costs one round trip to the shared cache: the one that reads the tokens."""
+
+    def __init__(self, size: int):
+        self._items: OrderedDict = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()  # gunicorn's threads share it
+
+    def get(self, key):
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+#: About a hall of phones and a day of documents (a few MB at most).
+_memo = _Memo(20_000)
+
+
+def room_docs(
+    room_ids: list[int], setup: str, now: datetime, tokens: dict[str, str] | None = None
+) -> list[dict]:
     """The clock documents of ``room_ids`` (in that order) in the active language, from the
-    cache; a missing one is built and stored."""
+    cache; a missing one is built and stored. ``tokens``: the rooms' clock tokens if already
+    read with the setup."""
     if not room_ids:
         return []
     lang = _lang()
-    tokens = _tokens([_clock_key(pk) for pk in room_ids])
+    wanted = [_clock_key(pk) for pk in room_ids]
+    if tokens is None or any(key not in tokens for key in wanted):
+        tokens = _tokens(wanted)
     keys = {pk: _doc_key(pk, tokens[_clock_key(pk)], setup, lang) for pk in room_ids}
-    found = cache.get_many(list(keys.values()))
-    docs = []
+    docs = {pk: _memo.get(key) for pk, key in keys.items()}
+    missing = [keys[pk] for pk, doc in docs.items() if doc is None]
+    found = cache.get_many(missing) if missing else {}
+    served = []
     for pk in room_ids:
-        doc = found.get(keys[pk])
+        doc = docs[pk] or found.get(keys[pk])
         if doc is None:
             room = _room(pk)
             if room is None:  # removed since the setup was read: the next poll knows
                 continue
             doc = build_room_doc(room)
             cache.set(keys[pk], doc, DOC_TIMEOUT)
-        docs.append(_served(doc, now))
-    return docs
+        _memo.put(keys[pk], doc)
+        served.append(_served(doc, now))
+    return served
 
 
-def room_clock(room: Room) -> dict:
+def room_clock(room: Room) -> dict | None:
     """One room's clock as its page shows it now (the director's room page)."""
-    docs = room_docs([room.pk], _tokens([SETUP])[SETUP], timezone.now())
+    tokens = _tokens([SETUP, _clock_key(room.pk)])
+    docs = room_docs([room.pk], tokens[SETUP], timezone.now(), tokens)
     return docs[0] if docs else None
 
 
-def player_clock(key: str) -> dict:
-    """The clock document of a player's phone: his room only (none before he is seated).
-
-    Raises :class:`events.links.LinkNotFound` for a key that is no player's. From the cache
-    no query at all; after a change of the setup, one indexed query finds his room."""
-    if not _KEY.fullmatch(key):
-        raise LinkNotFound("player")
-    now = timezone.now()
+def _player_room(key: str, setup: str) -> dict:
+    """Which room and event a player's clock shows, as found under the setup token ``setup``:
+    from the shared cache, else one indexed query (after a change of the setup)."""
     entry_key = f"clock:entry:{key}"
-    found = _tokens([SETUP], also=(entry_key,))
-    setup = found[SETUP]
-    mapping = found.get(entry_key)
+    mapping = cache.get(entry_key)
     if mapping is None or mapping["setup"] != setup:
         # His room: the one of his first seat in his latest session (as events.player).
         seat = Seat.objects.filter(entry=OuterRef("pk")).order_by(
@@ -245,18 +281,32 @@ def player_clock(key: str) -> dict:
             raise LinkNotFound("player")
         mapping = {"setup": setup, "event": row["event__name"], "room": row["room_id"]}
         cache.set(entry_key, mapping, DOC_TIMEOUT)
-    rooms = room_docs([mapping["room"]] if mapping["room"] else [], setup, now)
-    return {"now": now.isoformat(), "event": mapping["event"], "rooms": rooms}
+    _memo.put(("entry", key), mapping)
+    return mapping
 
 
-def event_clock(slug: str) -> dict | None:
-    """The hall screen's document: every room of the event, sessions in order; None for a
-    slug that is no event's."""
+def player_clock(key: str) -> dict:
+    """The clock document of a player's phone: his room only (none before he is seated).
+
+    Raises :class:`events.links.LinkNotFound` for a key that is no player's. No query and
+    one round trip to the cache when nothing changed; after a change of the clock the room's
+    document is ready (rebuilt after commit); after a change of the setup, one indexed query
+    finds his room."""
+    if not _KEY.fullmatch(key):
+        raise LinkNotFound("player")
     now = timezone.now()
+    known = _memo.get(("entry", key))
+    tokens = _tokens([SETUP, *([_clock_key(known["room"])] if known and known["room"] else [])])
+    setup = tokens[SETUP]
+    if known is None or known["setup"] != setup:
+        known = _player_room(key, setup)
+    rooms = room_docs([known["room"]] if known["room"] else [], setup, now, tokens)
+    return {"now": now.isoformat(), "event": known["event"], "rooms": rooms}
+
+
+def _hall_rooms(slug: str, setup: str) -> dict | None:
     hall_key = f"clock:hall:{slug}"
-    found = _tokens([SETUP], also=(hall_key,))
-    setup = found[SETUP]
-    hall = found.get(hall_key)
+    hall = cache.get(hall_key)
     if hall is None or hall["setup"] != setup:
         event = Event.objects.filter(slug=slug).values("pk", "name").first()
         if event is None:
@@ -268,10 +318,25 @@ def event_clock(slug: str) -> dict | None:
         )
         hall = {"setup": setup, "event": event["name"], "rooms": list(rooms)}
         cache.set(hall_key, hall, DOC_TIMEOUT)
+    _memo.put(("hall", slug), hall)
+    return hall
+
+
+def event_clock(slug: str) -> dict | None:
+    """The hall screen's document: every room of the event, sessions in order; None for a
+    slug that is no event's. Like a phone's: one round trip when nothing changed."""
+    now = timezone.now()
+    known = _memo.get(("hall", slug))
+    tokens = _tokens([SETUP, *(_clock_key(pk) for pk in (known["rooms"] if known else []))])
+    setup = tokens[SETUP]
+    if known is None or known["setup"] != setup:
+        known = _hall_rooms(slug, setup)
+        if known is None:
+            return None
     return {
         "now": now.isoformat(),
-        "event": hall["event"],
-        "rooms": room_docs(hall["rooms"], setup, now),
+        "event": known["event"],
+        "rooms": room_docs(known["rooms"], setup, now, tokens),
     }
 
 
