@@ -147,7 +147,8 @@ if not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", CACHE_KEY_PREFIX):
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, keeping its Redis client (config/cache.py).
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": CACHE_KEY_PREFIX,
         }
