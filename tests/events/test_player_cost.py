@@ -5,6 +5,7 @@ shows on the next read, the open sheets follow the rule, the place is the standi
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from events import rounds
 from events import services as event_services
@@ -16,11 +17,14 @@ from tests.scoring.conftest import THREE_DIAMONDS, deal_of, play_of
 
 pytestmark = pytest.mark.django_db
 
-# What a phone reads: entry, room, rounds, seats, sets, open sheets, played deals; once
-# published also the sessions, their cache check (2), his figures, the totals, the round
-# penalties and the substitutions. One more for a replaced player (who replaced him).
-UNPUBLISHED_MAX = 8
-PUBLISHED_MAX = 15
+# What a phone reads after a change: entry, the rooms of his sessions (after a change of the
+# seating only), room, rounds, seats, sets, open sheets, played deals; once published also
+# the sessions, their cache check (2), his figures, the totals, the round penalties and the
+# substitutions. One more for a replaced player (who replaced him). Until the next change
+# the fragment comes from the cache: the entry alone.
+UNPUBLISHED_MAX = 9
+PUBLISHED_MAX = 16
+CACHED_MAX = 1
 
 
 def _event_day(event, director, players, rounds_count):
@@ -59,14 +63,19 @@ def test_the_seat_fragment_reads_as_much_for_a_long_session_of_many_tables_as_fo
     for session in (small, large):
         session.event.results_public = published
         session.event.save()
+        standings.session_refresh(session)  # as the saves' on-commit recompute does
         entry = _north_of_table_1(session)
-        client.get(f"/p/{entry.key}/places")
-        with django_assert_max_num_queries(PUBLISHED_MAX if published else UNPUBLISHED_MAX):
+        most = PUBLISHED_MAX if published else UNPUBLISHED_MAX
+        with django_assert_max_num_queries(most):
             during = _fragment_queries(client, entry)
+        with django_assert_max_num_queries(CACHED_MAX):
+            during_again = _fragment_queries(client, entry)
         rounds.round_end_now(Round.objects.get(room__session=session, number=1))
-        with django_assert_max_num_queries(PUBLISHED_MAX if published else UNPUBLISHED_MAX):
+        with django_assert_max_num_queries(most):
             after = _fragment_queries(client, entry)
-        counts[session.pk] = (during, after)
+        with django_assert_max_num_queries(CACHED_MAX):
+            after_again = _fragment_queries(client, entry)
+        counts[session.pk] = (during, during_again, after, after_again)
     assert counts[small.pk] == counts[large.pk]
 
 
@@ -170,3 +179,35 @@ def test_the_place_on_the_phone_is_the_row_of_the_session_standing(client, direc
     row = next(r for r in rows if north.pk in r.entry_ids)
     body = client.get(f"/p/{north.key}/").content.decode()
     assert f"Место {row.rank}: {row.shown} по {row.deals} сдачам" in body
+
+
+def test_the_fragment_from_the_cache_follows_every_change_it_shows(client, director, session15):
+    event = session15.event
+    first = Round.objects.get(room__session=session15, number=1)
+    play = play_of(session15, 1, 1)
+    east = Seat.objects.get(round=first, table=play.table, position="E").entry
+    url = f"/p/{east.key}/places"
+
+    def fragment():
+        client.get(url)  # the second read is the cached one: both must be right
+        return client.get(url).content.decode()
+
+    assert "Следующий тур 1: идите" in fragment()
+    rounds.round_start(first)
+    assert "Сейчас — тур 1" in fragment()
+    services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_entry=east)
+    assert ">30</td>" in fragment()  # E whisted and took 3
+    rounds.round_end_now(first)
+    assert f"/t/{play.table.key}/rounds/1/" in fragment()  # his table may still write
+    services.play_access_set(play, "closed", by_user=director)
+    assert f"/t/{play.table.key}/rounds/1/" not in fragment()
+    event_services.event_set_results_public(event, True)
+    assert "Место " in fragment()
+    event_services.event_set_results_public(event, False)
+    assert "Место " not in fragment()
+    assert "Затем — тур 3" in fragment()
+    rounds.round_start(Round.objects.get(room__session=session15, number=2))
+    assert "Сейчас — тур 2" in fragment()
+    with translation.override(None):  # the request switches the thread to English: undo
+        english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Now — round 2" in english and "Сейчас" not in english
