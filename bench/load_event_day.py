@@ -9,8 +9,8 @@ queue and a fresh VAR_DIR under /tmp; starts the server exactly as ``make run`` 
 port of 127.0.0.1; and drives it with aiohttp as the pages' JS does:
 
 - 400 phones (static/js/clock.js + player.js): ``/p/<key>/clock.json`` 2 s after the last
-  answer; ``/p/<key>/places`` every 20 s (setInterval, whatever the answers), and once more
-  for a new announcement and once for a change of round:state:next_round;
+  answer; ``/p/<key>/places`` 20 s after its last fetch, and once per change of
+  round:state:next_round:announcement after a random wait of up to 2.5 s (player.js);
 - the hall screen (``/e/<slug>/clock``): the event's ``clock.json`` 1 s after the last answer;
 - two director consoles (the room page): the same clock every 1 s, ``console.json?since=``
   3 s after the last answer, at once on a clock announcement, and the room page fetched
@@ -75,7 +75,8 @@ HOST = "127.0.0.1"
 
 # What the pages' JS does (static/js/*.js and the data-poll-ms of the templates).
 PHONE_CLOCK_S = 2.0  # player/home.html data-poll-ms="2000", after each answer
-PHONE_PLACES_S = 20.0  # player.js setInterval(refreshPlaces, 20000)
+PHONE_PLACES_S = 20.0  # player.js RESULTS_MS: 20 s after the last fetch of the fragment
+PHONE_SPREAD_S = 2.5  # player.js SPREAD_MS: after a change, a random wait of up to 2.5 s
 HALL_CLOCK_S = 1.0  # public/clock.html and director/room_detail.html data-poll-ms="1000"
 CONSOLE_S = 3.0  # director/room_detail.html console data-poll-ms="3000"
 
@@ -313,12 +314,14 @@ class Phone:
             P_CLOCK,
             PHONE_CLOCK_S,
             f"phone:{key}",
-            on_news=lambda room, a: self.refresh("announcement"),
             on_doc=self.update,
         )
+        self.wake = asyncio.Event()
+        self.cause = "interval"
 
     def refresh(self, cause: str):
-        self.run.spawn(self.places(cause))
+        self.cause = cause
+        self.wake.set()
 
     async def places(self, cause: str):
         news = cause != "interval"
@@ -329,23 +332,32 @@ class Phone:
             self.run.burst_in_flight -= news
 
     def update(self, doc: dict):
+        """One fetch per change of round, state, next round or latest announcement, after a
+        random wait of up to PHONE_SPREAD_S (player.js)."""
         rooms = doc.get("rooms") or []
         if not rooms:
             return
         room = rooms[0]
-        key = f"{room.get('round')}:{room.get('state')}:{room.get('next_round') or ''}"
+        news = (room.get("announcement") or {}).get("id", "")
+        key = f"{room.get('round')}:{room.get('state')}:{room.get('next_round') or ''}:{news}"
         if self.last is not None and key != self.last:
             self.refresh("change")
         self.last = key
 
     async def interval(self, offset: float):
-        """setInterval(refreshPlaces, 20000): fires on time, answered or not."""
+        """player.js: the fragment 20 s after its last fetch, or after a change's spread."""
         await asyncio.sleep(offset)
-        due = time.monotonic()
         while not self.run.stopping:
-            self.refresh("interval")
-            due += PHONE_PLACES_S
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            cause, self.cause = self.cause, "interval"
+            self.wake.clear()  # a change during the fetch fetches once more after it
+            await self.places(cause)
+            if not self.wake.is_set():
+                try:
+                    await asyncio.wait_for(self.wake.wait(), PHONE_PLACES_S)
+                except TimeoutError:
+                    continue
+            if not self.run.stopping:
+                await asyncio.sleep(self.rng.uniform(0, PHONE_SPREAD_S))
 
     def start(self):
         # The pages were opened at different moments: spread the first poll over one interval.

@@ -6,10 +6,15 @@
    Now what the fragment depends on (round, state, next round, latest announcement) is one key,
    compared once per clock answer; the announcement event only shows the banner. Results come
    in as the tables enter their sheets, so the fragment is also fetched 20 s after the last
-   fetch (not 20 s after the page opened: a change just fetched it). */
+   fetch (not 20 s after the page opened: a change just fetched it).
+
+   After a change every phone of the hall wants its fragment at the same moment; each one
+   waits a random moment of up to SPREAD_MS first, so that 400 phones do not queue behind each
+   other (the banner and the clock show the news at once; the seat blocks follow). */
 (function () {
   "use strict";
   var RESULTS_MS = 20000;
+  var SPREAD_MS = 2500;
 
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.getElementById("player-clock");
@@ -50,7 +55,10 @@
       if (!room) return;
       var news = room.announcement ? room.announcement.id : "";
       var key = room.round + ":" + room.state + ":" + (room.next_round || "") + ":" + news;
-      if (last !== null && key !== last) refreshPlaces();
+      if (last !== null && key !== last) {
+        clearTimeout(timer);
+        timer = setTimeout(refreshPlaces, Math.random() * SPREAD_MS);
+      }
       last = key;
     });
 
