@@ -66,6 +66,24 @@ def _doc_key(room_id: int, token: str, setup: str, lang: str) -> str:
     return f"clock:doc:{room_id}:{token}:{setup}:{lang}"
 
 
+def entry_key(entry_id: int) -> str:
+    """A player's own token: sheets, adjustments and access of his tables (his phone)."""
+    return f"phone:entry:{entry_id}"
+
+
+def clock_key(room_id: int) -> str:
+    return _clock_key(room_id)
+
+
+def console_key(room_id: int) -> str:
+    return _console_key(room_id)
+
+
+def tokens(keys: list[str], *, also: tuple[str, ...] = ()) -> dict[str, str]:
+    """The current tokens of ``keys`` (and the values of ``also``) in one round trip."""
+    return _tokens(keys, also=also)
+
+
 def _new_token() -> str:
     return secrets.token_hex(6)
 
@@ -108,6 +126,14 @@ def room_changed(room_id: int, *, clock: bool = True) -> None:
     _bump_now_and_after_commit(
         [_console_key(room_id), _clock_key(room_id)], then=lambda: room_rebuild(room_id)
     )
+
+
+def entries_changed(entry_ids) -> None:
+    """What these players' phones show of their own tables changed (a sheet, an adjustment,
+    a table opened or closed): only their fragments are built again, not the whole hall's."""
+    keys = [entry_key(pk) for pk in sorted(set(entry_ids))]
+    if keys:
+        _bump_now_and_after_commit(keys)
 
 
 def setup_changed() -> None:

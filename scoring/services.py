@@ -464,12 +464,23 @@ def round_access_set(rnd: Round, access: str, *, by_user) -> int:
         )
         if changed:
             clockdoc.room_changed(rnd.room_id, clock=False)
+            clockdoc.entries_changed(
+                Seat.objects.filter(round=rnd, entry__isnull=False).values_list(
+                    "entry_id", flat=True
+                )
+            )
         return changed
 
 
 def _console_changed(play: TablePlay) -> None:
-    """What the room's console shows changed: its poller rebuilds the grid (events/clockdoc)."""
+    """What the room's console shows changed: its poller rebuilds the grid (events/clockdoc);
+    and what the phones of the table's players show of it (their own sheets and points)."""
     clockdoc.room_changed(play.round.room_id, clock=False)
+    clockdoc.entries_changed(
+        Seat.objects.filter(round_id=play.round_id, table_id=play.table_id).values_list(
+            "entry_id", flat=True
+        )
+    )
 
 
 def _locked_play(play: TablePlay) -> TablePlay:

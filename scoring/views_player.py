@@ -8,10 +8,13 @@ The fragment is what the phones poll (at every change of the clock, and every 20
 results), so it is rendered once per change and served from the shared cache. Its key holds
 everything it is built from, read *before* building (a change meanwhile makes a new key):
 
-- the console token of every room of the sessions he played in (``events.clockdoc``: bumped
-  on every clock change, sheet, confirmation, adjustment and table access of the room, at
-  once and again after commit) — his seats, sets, open sheets, points, and once published the
-  figures and places, which compare with the other tables (and twin rooms) of the session;
+- before publishing: the clock token of every room of the sessions he played in (his
+  seats, sets and the clock) and his own token (``events.clockdoc.entry_key``: bumped by a
+  sheet, confirmation, adjustment or table access at one of his tables) — his open sheets
+  and points; so another table's save leaves his fragment as it is;
+- once published: the console token of each of those rooms (bumped on every clock change,
+  sheet, confirmation, adjustment and table access of the room, at once and again after
+  commit): the figures and places compare with the other tables (and twin rooms);
 - the setup token (seating, substitutes, rooms, players' details);
 - his entry's status and the event's ``updated_at`` (publishing, the method, the rules),
   read with the entry in the one query every request makes; the language.
@@ -41,7 +44,7 @@ def _rooms_key(entry: Entry) -> str:
 
 def _fragment_key(entry: Entry) -> str:
     """The cache key of his fragment as of now (see the module's docstring)."""
-    found = clockdoc._tokens([clockdoc.SETUP], also=(_rooms_key(entry),))
+    found = clockdoc.tokens([clockdoc.SETUP], also=(_rooms_key(entry),))
     setup, rooms = found[clockdoc.SETUP], found.get(_rooms_key(entry))
     if rooms is None or rooms["setup"] != setup:
         ids = (
@@ -52,8 +55,15 @@ def _fragment_key(entry: Entry) -> str:
         )
         rooms = {"setup": setup, "rooms": list(ids)}
         cache.set(_rooms_key(entry), rooms, FRAGMENT_TIMEOUT)
-    consoles = [clockdoc._console_key(pk) for pk in rooms["rooms"]]
-    tokens = clockdoc._tokens(consoles) if consoles else {}
+    if entry.event.results_public:
+        # Published: his figures and place compare with every table of the session.
+        keys = [clockdoc.console_key(pk) for pk in rooms["rooms"]]
+    else:
+        # Before: his seats, sets and clock, and his own tables' sheets, points and access
+        # only — another table's save does not make his fragment stale.
+        keys = [clockdoc.clock_key(pk) for pk in rooms["rooms"]]
+        keys.append(clockdoc.entry_key(entry.pk))
+    tokens = clockdoc.tokens(keys)
     parts = [
         entry.key,
         entry.status,
@@ -61,7 +71,7 @@ def _fragment_key(entry: Entry) -> str:
         str(entry.event.results_public),
         setup,
         translation.get_language() or "",
-        *(f"{key}={tokens[key]}" for key in consoles),
+        *(f"{key}={tokens[key]}" for key in keys),
     ]
     return "phone:places:" + hashlib.sha256("|".join(parts).encode()).hexdigest()
 

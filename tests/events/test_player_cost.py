@@ -211,3 +211,19 @@ def test_the_fragment_from_the_cache_follows_every_change_it_shows(client, direc
     with translation.override(None):  # the request switches the thread to English: undo
         english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Now — round 2" in english and "Сейчас" not in english
+
+
+def test_another_tables_save_leaves_a_players_fragment_in_the_cache(client, director, session15):
+    """Before publishing a phone shows only his own tables' sheets: a save at another table
+    (100 of them in the hall's busy minute) must not make 400 phones build theirs again."""
+    first = Round.objects.get(room__session=session15, number=1)
+    rounds.round_start(first)
+    mine, other = play_of(session15, 1, 1), play_of(session15, 1, 2)
+    north = Seat.objects.get(round=first, table=mine.table, position="N").entry
+    client.get(f"/p/{north.key}/places")
+    cached = _fragment_queries(client, north)
+    services.sheet_record(other, deal_of(other, 1), THREE_DIAMONDS, by_user=director)
+    assert _fragment_queries(client, north) == cached  # still from the cache
+    services.sheet_record(mine, deal_of(mine, 1), THREE_DIAMONDS, by_user=director)
+    assert _fragment_queries(client, north) > cached  # his own table: built again
+    assert _fragment_queries(client, north) == cached
