@@ -102,7 +102,9 @@ DATABASE_URL = env_url("DATABASE_URL", {"postgres", "postgresql", "sqlite"})
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
 else:
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "db.sqlite3"}}
+    DATABASES = {
+        "default": {"ENGINE": "django.db.backends.sqlite3", "NAME": VAR_DIR / "db.sqlite3"}
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a web server's threads and a worker at once. A write
     # transaction takes its lock when it begins (IMMEDIATE), so a writer waits its turn

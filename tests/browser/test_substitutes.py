@@ -52,6 +52,7 @@ def test_every_page_shows_the_substitute_under_the_number(
     session, leaving, late = _substituted(event, director)
     _login(laptop, live_server)
     laptop.goto(f"{live_server.url}/director/events/{event.pk}/")
+
     def row(name):
         return laptop.locator("#players tbody tr").filter(
             has=laptop.get_by_role("link", name=name, exact=True)

@@ -176,7 +176,7 @@ def test_the_room_page_lists_announcements_with_their_lag(director_client, sessi
     assert "0,250" in body  # seconds late, Russian decimal comma
     # The clock's state is in the reader's language from the first paint, not only once the
     # script has run.
-    state = body.split('data-state-label', 1)[1].split("</span>", 1)[0].rsplit(">", 1)[1]
+    state = body.split("data-state-label", 1)[1].split("</span>", 1)[0].rsplit(">", 1)[1]
     assert state == "окончен"
 
 
