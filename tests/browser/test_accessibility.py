@@ -9,17 +9,11 @@ from events.models import Entry, Round
 from scoring import services
 from scoring.models import TablePlay
 from tests.browser.a11y import check_page, contrast
+from tests.browser.helpers import login
 from tests.conftest import seat_players
 from tests.scoring.conftest import THREE_DIAMONDS, sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _login(page, live_server):
-    page.goto(f"{live_server.url}/director/login/")
-    page.get_by_label("Имя пользователя").fill("judge")
-    page.get_by_label("Пароль").fill("s3cret-pass-1")
-    page.get_by_role("button", name="Войти").click()
 
 
 def director_pages(event, session, sheet):
@@ -84,7 +78,7 @@ def test_every_page_passes_the_smoke_check_at_360px(live_server, phone, event):
         assert response.status == 200, url
         if problems := check_page(phone):
             failures[url] = problems
-    _login(phone, live_server)
+    login(phone, live_server.url)
     for url in director_pages(event, session, sheet):
         response = phone.goto(f"{live_server.url}{url}")
         assert response.status == 200, url
@@ -133,7 +127,7 @@ def test_the_table_pages_pass_it_after_the_bell_and_reopened(live_server, phone,
             f"/p/{seat['S'].key}/",
         ],
     )
-    _login(phone, live_server)
+    login(phone, live_server.url)
     failures |= _failures(
         phone,
         live_server,

@@ -7,16 +7,10 @@ from playwright.sync_api import expect
 
 from events import rounds
 from events.models import Round
+from tests.browser.helpers import login
 from tests.conftest import seat_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _login(page, live_server):
-    page.goto(f"{live_server.url}/director/login/")
-    page.get_by_label("Имя пользователя").fill("judge")
-    page.get_by_label("Пароль").fill("s3cret-pass-1")
-    page.get_by_role("button", name="Войти").click()
 
 
 def test_the_hall_screen_counts_down_and_shows_the_end(live_server, browser, event, shot):
@@ -54,7 +48,7 @@ def test_the_director_starts_and_pauses_a_round_from_the_room_page(
 ):
     session = seat_players(event, 15)
     room = session.rooms.get()
-    _login(laptop, live_server)
+    login(laptop, live_server.url)
     laptop.goto(f"{live_server.url}/director/events/{event.pk}/rooms/{room.pk}/")
     laptop.get_by_label("Длительность тура, минут (пусто: сдач × минут на сдачу)").fill("0")
     laptop.get_by_role("button", name="Начать тур 1").click()

@@ -8,18 +8,11 @@ from events.models import Round
 from scoring import services
 from scoring.models import ScoreSheet
 from tests.browser.a11y import check_page
+from tests.browser.helpers import login
 from tests.conftest import seat_players
 from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _login(page, live_server):
-    page.goto(f"{live_server.url}/director/login/")
-    page.get_by_label("Имя пользователя").fill("judge")
-    page.get_by_label("Пароль").fill("s3cret-pass-1")
-    page.get_by_role("button", name="Войти").click()
-    expect(page).to_have_url(f"{live_server.url}/director/")
 
 
 def _cell(page, table, deal):
@@ -40,7 +33,7 @@ def test_the_grid_follows_sheets_recorded_meanwhile_without_a_reload(
         three, deal_of(three, 1), sheet(tricks={"N": 8, "E": 2}), by_entry=entry_at(three, "E")
     )
     url = f"{live_server.url}/director/events/{event.pk}/rooms/{room.pk}/"
-    _login(laptop, live_server)
+    login(laptop, live_server.url)
     laptop.goto(url)
     cell = _cell(laptop, 1, 1)
     expect(cell).to_have_attribute("data-state", "not_played")
@@ -77,7 +70,7 @@ def test_the_grid_follows_sheets_recorded_meanwhile_without_a_reload(
     assert laptop.evaluate("window.sameDocument") is True
 
     # At 360 px the grid scrolls inside its own box; the page does not.
-    _login(phone, live_server)
+    login(phone, live_server.url)
     phone.goto(url)
     expect(_cell(phone, 3, 1)).to_have_attribute("data-state", "disputed")
     assert check_page(phone) == []

@@ -9,18 +9,11 @@ from events.models import Event, Round
 from scoring import services
 from scoring.models import Adjustment, TablePlay
 from tests.browser.a11y import check_page
+from tests.browser.helpers import login
 from tests.conftest import seat_players
 from tests.scoring.conftest import THREE_DIAMONDS, deal_of, play_of, sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _login(page, live_server):
-    page.goto(f"{live_server.url}/director/login/")
-    page.get_by_label("Имя пользователя").fill("judge")
-    page.get_by_label("Пароль").fill("s3cret-pass-1")
-    page.get_by_role("button", name="Войти").click()
-    expect(page).to_have_url(f"{live_server.url}/director/")
 
 
 def test_two_rooms_start_together_and_ending_asks_first(
@@ -29,7 +22,7 @@ def test_two_rooms_start_together_and_ending_asks_first(
     session = seat_players(event, 30, seats=3)
     room = session.rooms.get(number=1)
     url = f"{live_server.url}/director/events/{event.pk}/rooms/{room.pk}/"
-    _login(laptop, live_server)
+    login(laptop, live_server.url)
     laptop.goto(url)
     laptop.get_by_role("button", name="Начать тур во всех комнатах").click()
     expect(laptop.get_by_text("Комната 1: тур 1 начат.")).to_be_visible()
@@ -54,7 +47,7 @@ def test_two_rooms_start_together_and_ending_asks_first(
     expect(laptop.locator("#lag-help")).to_contain_text("Опоздание, с")
     shot(laptop, "console-two-rooms")
 
-    _login(phone, live_server)
+    login(phone, live_server.url)
     phone.goto(url + "?confirm=end")
     assert check_page(phone) == [], check_page(phone)
     shot(phone, "console-two-rooms-phone")
@@ -65,7 +58,7 @@ def test_a_whole_table_scored_at_once_and_the_two_room_traveller(
 ):
     session = seat_players(event, 30, seats=3)
     play = play_of(session, 1, 2, room_number=2)
-    _login(laptop, live_server)
+    login(laptop, live_server.url)
     laptop.goto(f"{live_server.url}/director/events/{event.pk}/scores/plays/{play.pk}/")
     laptop.get_by_role("link", name="Искусственные результаты всему столу").click()
     expect(laptop.locator("#table-scores")).to_be_visible()
@@ -95,7 +88,7 @@ def test_a_whole_table_scored_at_once_and_the_two_room_traveller(
     assert check_page(phone) == [], check_page(phone)
     shot(phone, "traveller-two-rooms-phone")
     phone.goto(f"{live_server.url}/director/login/")
-    _login(phone, live_server)
+    login(phone, live_server.url)
     phone.goto(f"{live_server.url}/director/events/{event.pk}/scores/adjustments/")
     assert check_page(phone) == [], check_page(phone)
     shot(phone, "adjustments-table-phone")

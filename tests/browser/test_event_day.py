@@ -11,6 +11,7 @@ from events.models import Entry, Event, Round, Seat
 from scoring import rules
 from scoring.compare import matchpoints
 from scoring.models import Deal, TablePlay
+from tests.browser.helpers import login
 
 pytestmark = [
     pytest.mark.browser,
@@ -35,14 +36,6 @@ def deal_data(table: int, round_no: int, deal_no: int, first_hand: str) -> dict:
         "defenders": {whister: "whist", passer: "pass"},
         "tricks": {declarer: taken, whister: 10 - taken},
     }
-
-
-def login(page, base):
-    page.goto(f"{base}/director/login/")
-    page.get_by_label("Имя пользователя").fill("judge")
-    page.get_by_label("Пароль").fill("s3cret-pass-1")
-    page.get_by_role("button", name="Войти").click()
-    expect(page.get_by_role("heading", name="Мои турниры")).to_be_visible()
 
 
 def fill_sheet(page, data: dict) -> None:

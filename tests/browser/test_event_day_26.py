@@ -18,6 +18,7 @@ from events.models import Entry, Event, Round, Seat
 from scoring import compare, display, rules
 from scoring.models import Deal, ScoreSheet, TablePlay
 from tests.browser.a11y import check_page
+from tests.browser.helpers import login
 
 pytestmark = [
     pytest.mark.browser,
@@ -61,14 +62,6 @@ def deal_data(table: int, room: int, round_no: int, deal: Deal, *, twist: int = 
 def fits(page) -> None:
     """Nothing on this 360 px page is clipped, unlabelled or wider than the screen."""
     assert check_page(page) == [], page.url
-
-
-def login(page, base):
-    page.goto(f"{base}/director/login/")
-    page.get_by_label("Имя пользователя").fill("judge")
-    page.get_by_label("Пароль").fill("s3cret-pass-1")
-    page.get_by_role("button", name="Войти").click()
-    expect(page.get_by_role("heading", name="Мои турниры")).to_be_visible()
 
 
 def fill_sheet(page, deal: Deal, data: dict) -> None:

@@ -6,19 +6,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.a11y import check_page
+from tests.browser.helpers import login
 from tests.movements.conftest import add_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LATIN_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
-
-
-def _login(page, live_server):
-    page.goto(f"{live_server.url}/director/login/")
-    page.get_by_label("Имя пользователя").fill("judge")
-    page.get_by_label("Пароль").fill("s3cret-pass-1")
-    page.get_by_role("button", name="Войти").click()
-    expect(page.get_by_role("heading", name="Мои турниры")).to_be_visible()
 
 
 @pytest.mark.parametrize("device", ["laptop", "phone"])
@@ -27,7 +20,7 @@ def test_the_planner_for_26_says_why_two_rooms_and_how_long(
 ):
     page = request.getfixturevalue(device)
     add_players(event, 26)
-    _login(page, live_server)
+    login(page, live_server.url)
     page.goto(f"{live_server.url}/director/events/{event.pk}/movement/")
     why = page.locator("#why-rooms")
     expect(why).to_contain_text("Ни при каком простом числе столов (5, 7, 11, 13…)")

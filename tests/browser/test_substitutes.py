@@ -8,18 +8,11 @@ from events import services as event_services
 from events.models import Entry, Round
 from movements.services import seat_substitute
 from tests.browser.a11y import check_page
+from tests.browser.helpers import login
 from tests.conftest import seat_players
 from tests.scoring.conftest import THREE_DIAMONDS, play_of, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _login(page, live_server):
-    page.goto(f"{live_server.url}/director/login/")
-    page.get_by_label("Имя пользователя").fill("judge")
-    page.get_by_label("Пароль").fill("s3cret-pass-1")
-    page.get_by_role("button", name="Войти").click()
-    expect(page).to_have_url(f"{live_server.url}/director/")
 
 
 def _problems(page) -> list[str]:
@@ -50,7 +43,7 @@ def test_every_page_shows_the_substitute_under_the_number(
     live_server, laptop, phone, event, director, shot
 ):
     session, leaving, late = _substituted(event, director)
-    _login(laptop, live_server)
+    login(laptop, live_server.url)
     laptop.goto(f"{live_server.url}/director/events/{event.pk}/")
 
     def row(name):
