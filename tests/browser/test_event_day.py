@@ -7,11 +7,11 @@ from fractions import Fraction
 import pytest
 from playwright.sync_api import expect
 
-from events.models import Entry, Event, Round, Seat
+from events.models import Entry, Round, Seat
 from scoring import rules
 from scoring.compare import matchpoints
 from scoring.models import Deal, TablePlay
-from tests.browser.helpers import login
+from tests.browser.helpers import login, new_event_with_players
 
 pytestmark = [
     pytest.mark.browser,
@@ -119,19 +119,9 @@ def test_a_whole_small_event(
 
     # The director sets the event up.
     login(page, base)
-    page.get_by_role("link", name="Новый турнир").click()
-    page.get_by_label("Название").fill("Кубок «Прикуп»")
-    page.get_by_label("Дата").fill("2026-12-12")
-    page.get_by_role("button", name="Сохранить").click()
-    expect(page.get_by_role("heading", name="Кубок «Прикуп»")).to_be_visible()
-    event = Event.objects.get(name="Кубок «Прикуп»")
     csv_file = tmp_path / "игроки.csv"
     csv_file.write_bytes(CSV.encode("cp1251"))
-    page.get_by_role("link", name="Импорт CSV").click()
-    page.get_by_label("Файл CSV (UTF-8 или Windows-1251)").set_input_files(str(csv_file))
-    page.get_by_role("button", name="Просмотр").click()
-    page.get_by_role("button", name="Добавить 15 игроков").click()
-    expect(page.get_by_text("Добавлено 15 игроков.")).to_be_visible()
+    event = new_event_with_players(page, "Кубок «Прикуп»", "2026-12-12", csv_file, 15)
     page.get_by_role("button", name="Разыграть номера").click()
     expect(page.get_by_text("Номера разыграны с ключом")).to_be_visible()
     shot(page, "day-01-players")

@@ -14,11 +14,11 @@ from fractions import Fraction
 import pytest
 from playwright.sync_api import expect
 
-from events.models import Entry, Event, Round, Seat
+from events.models import Entry, Round, Seat
 from scoring import compare, display, rules
 from scoring.models import Deal, ScoreSheet, TablePlay
 from tests.browser.a11y import check_page
-from tests.browser.helpers import login
+from tests.browser.helpers import login, new_event_with_players
 
 pytestmark = [
     pytest.mark.browser,
@@ -168,18 +168,9 @@ def test_the_26_player_event_on_phones(
 
     # Setup: the event, 26 players from a Windows-1251 file, the draw, the planner.
     login(page, base)
-    page.get_by_role("link", name="Новый турнир").click()
-    page.get_by_label("Название").fill("Кубок двух комнат")
-    page.get_by_label("Дата").fill("2026-12-19")
-    page.get_by_role("button", name="Сохранить").click()
-    event = Event.objects.get(name="Кубок двух комнат")
     csv_file = tmp_path / "26.csv"
     csv_file.write_bytes(CSV.encode("cp1251"))
-    page.get_by_role("link", name="Импорт CSV").click()
-    page.get_by_label("Файл CSV (UTF-8 или Windows-1251)").set_input_files(str(csv_file))
-    page.get_by_role("button", name="Просмотр").click()
-    page.get_by_role("button", name="Добавить 26 игроков").click()
-    expect(page.get_by_text("Добавлено 26 игроков.")).to_be_visible()
+    event = new_event_with_players(page, "Кубок двух комнат", "2026-12-19", csv_file, 26)
     page.get_by_role("button", name="Разыграть номера").click()
     expect(page.get_by_text("Номера разыграны с ключом")).to_be_visible()
     page.get_by_role("link", name="Планировщик движения").click()
