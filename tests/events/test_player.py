@@ -18,6 +18,8 @@ def test_before_the_first_round_the_page_says_where_to_go(client, session15):
     assert "Следующий тур 1: идите" in body
     assert '<dd class="seat-big">2</dd>' in body and '<dd class="seat-big">E</dd>' in body
     assert "Затем — тур 2" in body and "стол 3, позиция E, комплект 4" in body
+    # Nothing played yet: a sentence, not an empty table.
+    assert "Сыгранных сдач пока нет" in body and 'id="my-results"' not in body
 
 
 def test_during_a_round_n_is_told_where_to_take_the_set(client, session15):
