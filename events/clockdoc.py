@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from datetime import datetime
 
@@ -101,6 +102,36 @@ def _tokens(keys: list[str], *, also: tuple[str, ...] = ()) -> dict[str, str]:
 
 def _bump(keys: list[str]) -> None:
     cache.set_many({key: _new_token() for key in keys}, TOKEN_TIMEOUT)
+    _polled.clear()  # this process's polls see its own change at once
+
+
+#: The clock polls (phones, hall screen) read the tokens from the shared cache at most this
+#: often per process and set of keys: 200 polls a second then cost a few round trips to the
+#: cache, not 200. A change made in another process shows this much later at most (well
+#: inside the 5 s the phones have); a change made in this process shows at once.
+POLL_TOKENS_SECONDS = 0.5
+_polled: dict[tuple[str, ...], tuple[float, dict[str, str]]] = {}
+
+
+def _poll_tokens(keys: list[str]) -> dict[str, str]:
+    """:func:`_tokens` for the clock polls, read again after ``POLL_TOKENS_SECONDS``."""
+    wanted = tuple(keys)
+    now = time.monotonic()
+    hit = _polled.get(wanted)
+    if hit is not None and now - hit[0] < POLL_TOKENS_SECONDS:
+        return hit[1]
+    found = _tokens(keys)
+    if len(_polled) > 10_000:  # one entry per room (and hall); a bound all the same
+        _polled.clear()
+    _polled[wanted] = (now, found)
+    return found
+
+
+def forget_local() -> None:
+    """Drop this process's own copies (documents and polled tokens): the tests, whose ids
+    repeat from one test to the next, call it with each empty cache."""
+    _polled.clear()
+    _memo.clear()
 
 
 def _bump_now_and_after_commit(keys: list[str], then=None) -> None:
@@ -238,6 +269,10 @@ class _Memo:
                 self._items.move_to_end(key)
             return value
 
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
     def put(self, key, value) -> None:
         with self._lock:
             self._items[key] = value
@@ -311,6 +346,31 @@ def _player_room(key: str, setup: str) -> dict:
     return mapping
 
 
+def by_tokens(key: str, build):
+    """What is stored under ``key``, a key made of tokens (so what it holds never changes
+    meaning): this process's copy, else the shared cache's, else ``build()``, stored."""
+    value = _memo.get(key)
+    if value is None:
+        value = cache.get(key)
+        if value is None:
+            value = build()
+            cache.set(key, value, DOC_TIMEOUT)
+        _memo.put(key, value)
+    return value
+
+
+def player_room_id(key: str, *, setup: str | None = None) -> int | None:
+    """The room a player's phone shows (his first seat's in his latest session), or None
+    before he is seated: from the cache under the setup token (``setup``: just read by the
+    caller), else one indexed query."""
+    if setup is None:
+        setup = _tokens([SETUP])[SETUP]
+    known = _memo.get(("entry", key))
+    if known is None or known["setup"] != setup:
+        known = _player_room(key, setup)
+    return known["room"]
+
+
 def player_clock(key: str) -> dict:
     """The clock document of a player's phone: his room only (none before he is seated).
 
@@ -322,7 +382,9 @@ def player_clock(key: str) -> dict:
         raise LinkNotFound("player")
     now = timezone.now()
     known = _memo.get(("entry", key))
-    tokens = _tokens([SETUP, *([_clock_key(known["room"])] if known and known["room"] else [])])
+    tokens = _poll_tokens(
+        [SETUP, *([_clock_key(known["room"])] if known and known["room"] else [])]
+    )
     setup = tokens[SETUP]
     if known is None or known["setup"] != setup:
         known = _player_room(key, setup)
@@ -353,7 +415,7 @@ def event_clock(slug: str) -> dict | None:
     slug that is no event's. Like a phone's: one round trip when nothing changed."""
     now = timezone.now()
     known = _memo.get(("hall", slug))
-    tokens = _tokens([SETUP, *(_clock_key(pk) for pk in (known["rooms"] if known else []))])
+    tokens = _poll_tokens([SETUP, *(_clock_key(pk) for pk in (known["rooms"] if known else []))])
     setup = tokens[SETUP]
     if known is None or known["setup"] != setup:
         known = _hall_rooms(slug, setup)

@@ -123,6 +123,10 @@ def _empty_cache(_cache_of_this_run):
     """Each test starts with an empty cache: ids repeat from test to test (rolled back)."""
     from django.core.cache import cache
 
+    from events import clockdoc
+
+    clockdoc.forget_local()
+
     redis_url = os.environ.get("REDIS_URL")
     if redis_url:
         # Only this run's keys: the Celery broker shares the Redis database.
