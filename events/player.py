@@ -4,12 +4,12 @@ Only the seating and the clock live here (events). The set each table plays is s
 (``TablePlay``), so the phone's page is put together by ``scoring.player_page``, which calls
 :func:`player_seats` and adds the sets; events never imports scoring.
 
-Every read is a fixed number of queries that return only the rows the phone shows: his room,
-the first two rounds of the room not yet finished, his seats in those rounds. Nothing grows
-with the rounds planned or the number of tables.
+Every read is a fixed number of queries: his room, the first two rounds of the room not yet
+finished, and the seats of those two rounds (:func:`room_seating`, the same for every player
+of the room, so the phones share one copy of it). Nothing grows with the rounds planned.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from events.models import Entry, Room, Round, Seat
 
@@ -65,11 +65,31 @@ def player_room(entry: Entry) -> Room | None:
     return seat.round.room if seat else None
 
 
-def player_seats(entry: Entry) -> PlayerSeats:
-    """His room, its current and upcoming rounds, and his seats now and next: three queries."""
-    room = player_room(entry)
-    if room is None:
-        return PlayerSeats()
+@dataclass
+class RoomSeating:
+    """Every player's seats now and next in one room: what :func:`player_seats` picks from.
+    Built once per change of the room's clock or seating and shared by the room's phones
+    (``scoring.player_page`` caches it with the sets filled in)."""
+
+    room: Room
+    current: Round | None = None
+    upcoming: Round | None = None
+    places: dict[int, list[Place | None]] = field(default_factory=dict)  # entry → [now, next]
+
+    def of(self, entry_id: int) -> PlayerSeats:
+        now, nxt = self.places.get(entry_id, (None, None))
+        return PlayerSeats(
+            room=self.room,
+            current=self.current,
+            upcoming=self.upcoming,
+            now=replace(now) if now else None,  # copies: the caller may fill them in
+            next=replace(nxt) if nxt else None,
+        )
+
+
+def room_seating(room: Room) -> RoomSeating:
+    """The room's current and upcoming rounds and every seat in them: two queries, whose
+    rows are the two rounds' seats (never the rounds planned beyond them)."""
     # Rounds start in order (rounds.round_start refuses otherwise), so the first two rounds
     # not finished are the one on the clock (if any) and the next pending one.
     open_rounds = list(
@@ -77,24 +97,27 @@ def player_seats(entry: Entry) -> PlayerSeats:
     )
     current = next((r for r in open_rounds if r.state in ON_CLOCK), None)
     upcoming = next((r for r in open_rounds if r.state == Round.State.PENDING), None)
-    found = PlayerSeats(room=room, current=current, upcoming=upcoming)
+    found = RoomSeating(room=room, current=current, upcoming=upcoming)
     now_round = current or upcoming
     if now_round is None:
         return found
-    by_round = {
-        seat.round.number: seat
-        for seat in Seat.objects.filter(
-            entry=entry,
-            round__room=room,
-            round__number__in=[now_round.number, now_round.number + 1],
+    seats = (
+        Seat.objects.filter(
+            round__room=room, round__number__in=[now_round.number, now_round.number + 1]
         )
         .select_related("round", "table")
-        .order_by()  # two rows: no sort (Seat's ordering would join up to the event)
-    }
-    for seat in by_round.values():
+        .order_by()  # no sort (Seat's ordering would join up to the event)
+    )
+    for seat in seats:
         seat.round.room = room  # str(room) for the place, without another query
-    if now_round.number in by_round:
-        found.now = _place(by_round[now_round.number])
-    if now_round.number + 1 in by_round:
-        found.next = _place(by_round[now_round.number + 1])
+        index = seat.round.number - now_round.number
+        found.places.setdefault(seat.entry_id, [None, None])[index] = _place(seat)
     return found
+
+
+def player_seats(entry: Entry) -> PlayerSeats:
+    """His room, its current and upcoming rounds, and his seats now and next."""
+    room = player_room(entry)
+    if room is None:
+        return PlayerSeats()
+    return room_seating(room).of(entry.pk)

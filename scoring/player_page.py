@@ -9,8 +9,10 @@ sheets, the figures) and events must not import scoring (events → movements �
 Hundreds of phones poll the seat fragment, so every read here is a fixed number of queries
 that return only the rows the phone shows (see ``tests/events/test_player_cost.py``):
 
-- his room, its two rounds not yet finished and his seats in them (``events.player``);
-- the sets of those two seats, and for N the next round's sets of the room (one round);
+- his seats now and next with their sets (and for N where the set goes), picked from his
+  room's seating: the room's two rounds not yet finished, their seats and sets, built once
+  per change of the clock or the seating and shared by the room's phones (three queries
+  then, none after: ``events.player.room_seating`` and :func:`_seating_with_sets`);
 - the finished table-rounds he may still write (``services.entry_open_plays``);
 - the sheets of the deals he played, with his points: this grows with what he played, never
   with the rounds planned or the number of tables;
@@ -21,13 +23,17 @@ that return only the rows the phone shows (see ``tests/events/test_player_cost.p
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
-from django.db.models import F, Q
+from django.core.cache import cache
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.utils import translation
 
-from events import clock
-from events.models import Entry, Session
-from events.player import Place, PlayerSeats, player_seats
+from events import clock, clockdoc
+from events.models import Entry, Room, Session
+from events.player import Place, PlayerSeats, RoomSeating, room_seating
 from events.services import last_substitution
 from scoring import standings
 from scoring.display import figure_unit
@@ -55,32 +61,56 @@ class Results:
     standings: dict[int, standings.SessionPlace | None]  # session number → his place
 
 
-def _sets(seats: PlayerSeats) -> None:
-    """Fill the set of his two seats, and for N where the set goes at «Конец тура!»."""
-    now, nxt = seats.now, seats.next
-    duty = now is not None and not now.is_pause and now.position == "N" and nxt is not None
-    wanted = Q()
-    for place in (now, nxt):
-        if place is not None and not place.is_pause:
-            wanted |= Q(round_id=place.round_id, table_id=place.table_id)
-    if duty:
-        wanted |= Q(round_id=nxt.round_id)  # the room's sets of the next round: one round
-    if not wanted:
-        return
+def _seating_with_sets(room_id: int) -> RoomSeating | None:
+    """The room's seating (``events.player.room_seating``) with every place's set, and for
+    each N where his set goes at «Конец тура!»: three queries for the whole room."""
+    room = Room.objects.filter(pk=room_id).first()
+    if room is None:
+        return None
+    seating = room_seating(room)
+    places = [p for pair in seating.places.values() for p in pair if p is not None]
+    round_ids = {p.round_id for p in places}
+    if not round_ids:
+        return seating
     sets = {
         (round_id, table_id): (table, board_set)
-        for round_id, table_id, table, board_set in TablePlay.objects.filter(wanted)
+        for round_id, table_id, table, board_set in TablePlay.objects.filter(round_id__in=round_ids)
         .order_by()
         .values_list("round_id", "table_id", "table__number", "board_set__number")
     }
-    for place in (now, nxt):
-        if place is not None and not place.is_pause:
+    for place in places:
+        if not place.is_pause:
             found = sets.get((place.round_id, place.table_id))
             place.set = found[1] if found else None
-    if duty:
+    by_round: dict[int, dict[int, int]] = {}
+    for (round_id, _table_id), (table, board_set) in sets.items():
+        by_round.setdefault(round_id, {})[table] = board_set
+    for now, nxt in seating.places.values():
+        # N takes the set on (his next seat may be a pause: the set still goes on).
+        if now is None or now.is_pause or now.position != "N" or nxt is None:
+            continue
         now_sets = {now.table: now.set} if now.set is not None else {}
-        next_sets = {t: s for (rid, _tid), (t, s) in sets.items() if rid == nxt.round_id}
+        next_sets = by_round.get(nxt.round_id, {})
         now.set_goes_to = clock.set_destinations(now_sets, next_sets).get(now.table, [])
+    return seating
+
+
+def _player_seats(entry: Entry, known: dict[str, str]) -> PlayerSeats:
+    """His seats now and next with their sets, picked from his room's seating, which the
+    room's phones share: built once per change of the room's clock or of the seating (and
+    per language: a room without a name is «Комната N»), kept in the cache under those
+    tokens (``events.clockdoc.by_tokens``)."""
+    room_id = clockdoc.player_room_id(entry.key, setup=known.get(clockdoc.SETUP))
+    if room_id is None:
+        return PlayerSeats()
+    tokens = known
+    if clockdoc.SETUP not in known or clockdoc.clock_key(room_id) not in known:
+        tokens = clockdoc.tokens([clockdoc.SETUP, clockdoc.clock_key(room_id)])
+    clock_token, setup = tokens[clockdoc.clock_key(room_id)], tokens[clockdoc.SETUP]
+    lang = translation.get_language() or ""
+    key = f"phone:seating:{room_id}:{clock_token}:{setup}:{lang}"
+    seating = clockdoc.by_tokens(key, lambda: _seating_with_sets(room_id))
+    return seating.of(entry.pk) if seating is not None else PlayerSeats()
 
 
 def player_results(entry: Entry, *, published: bool) -> Results:
@@ -123,11 +153,10 @@ def player_results(entry: Entry, *, published: bool) -> Results:
     return Results(rows=rows, standings=places)
 
 
-def player_page(entry: Entry) -> dict:
-    """The context of the phone's page and of its seat fragment."""
-    seats = player_seats(entry)
-    if seats.room is not None:
-        _sets(seats)
+def player_page(entry: Entry, *, tokens: dict[str, str] | None = None) -> dict:
+    """The context of the phone's page and of its seat fragment. ``tokens``: the setup and
+    clock tokens the caller has just read (none are read twice)."""
+    seats = _player_seats(entry, tokens or {})
     published = entry.event.results_public
     # A replaced player's seats from that round on are his substitute's: say so.
     replaced = last_substitution(entry) if entry.status == Entry.Status.REPLACED else None
@@ -150,4 +179,84 @@ def player_page(entry: Entry) -> dict:
     }
 
 
-__all__ = ["Place", "ResultRow", "Results", "player_page", "player_results"]
+# --- the seat fragment, from the shared cache ---------------------------------------------
+
+
+#: A fragment lives unread this long; a new key makes it unreachable anyway.
+FRAGMENT_TIMEOUT = 3600
+
+
+def _rooms_key(entry: Entry) -> str:
+    return f"phone:rooms:{entry.key}"
+
+
+def _fragment_key(entry: Entry) -> tuple[str, dict[str, str]]:
+    """The cache key of his fragment as of now (see :func:`places_html`), and the tokens it
+    was made of (with his rooms' clock tokens: building the fragment needs no second read)."""
+    found = clockdoc.tokens([clockdoc.SETUP], also=(_rooms_key(entry),))
+    setup, rooms = found[clockdoc.SETUP], found.get(_rooms_key(entry))
+    if rooms is None or rooms["setup"] != setup:
+        ids = (
+            Room.objects.filter(session__rooms__rounds__placements__entry=entry)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+            .distinct()
+        )
+        rooms = {"setup": setup, "rooms": list(ids)}
+        cache.set(_rooms_key(entry), rooms, FRAGMENT_TIMEOUT)
+    if entry.event.results_public:
+        # Published: his figures and place compare with every table of the session.
+        keys = [clockdoc.console_key(pk) for pk in rooms["rooms"]]
+    else:
+        # Before: his seats, sets and clock, and his own tables' sheets, points and access
+        # only — another table's save does not make his fragment stale.
+        keys = [clockdoc.clock_key(pk) for pk in rooms["rooms"]]
+        keys.append(clockdoc.entry_key(entry.pk))
+    clocks = [clockdoc.clock_key(pk) for pk in rooms["rooms"]]
+    tokens = clockdoc.tokens(list(dict.fromkeys([*keys, *clocks])))
+    parts = [
+        entry.key,
+        entry.status,
+        entry.event.updated_at.isoformat(),
+        str(entry.event.results_public),
+        setup,
+        translation.get_language() or "",
+        *(f"{key}={tokens[key]}" for key in keys),
+    ]
+    key = "phone:places:" + hashlib.sha256("|".join(parts).encode()).hexdigest()
+    return key, {clockdoc.SETUP: setup, **tokens}
+
+
+def places_html(entry: Entry) -> str:
+    """The seat fragment of his phone (``player/_places.html``): from the shared cache under
+    a key that holds everything it is built from, read *before* building (a change meanwhile
+    makes a new key):
+
+    - before publishing: the clock token of every room of the sessions he played in (his
+      seats, sets and the clock) and his own token (``events.clockdoc.entry_key``: bumped by
+      a sheet, confirmation, adjustment or table access at one of his tables) — his open
+      sheets and points; so another table's save leaves his fragment as it is;
+    - once published: the console token of each of those rooms (bumped on every clock
+      change, sheet, confirmation, adjustment and table access of the room, at once and
+      again after commit): the figures and places compare with the other tables;
+    - the setup token (seating, substitutes, rooms, players' details);
+    - his entry's status and the event's ``updated_at`` (publishing, the method, the
+      rules), read with the entry in the one query every request makes; the language.
+
+    ``entry`` with its event."""
+    cache_key, tokens = _fragment_key(entry)
+    html = cache.get(cache_key)
+    if html is None:
+        html = render_to_string("player/_places.html", player_page(entry, tokens=tokens))
+        cache.set(cache_key, html, FRAGMENT_TIMEOUT)
+    return html
+
+
+__all__ = [
+    "Place",
+    "ResultRow",
+    "Results",
+    "places_html",
+    "player_page",
+    "player_results",
+]
