@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from events import clock
 from events.links import table_by_key
 from events.models import Round, Seat, Table
+from events.rounds import room_current_round
 from scoring import display, services
 from scoring.models import ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
@@ -41,10 +41,9 @@ def _in_table_order(positions):
 def _round_of(table: Table, number: int | None = None) -> Round | None:
     """The round asked for (``/rounds/<n>/``), else the one the table is at: on the clock,
     else the latest over, else the first."""
-    rounds = table.room.rounds.order_by("number")
     if number is None:
-        return clock.current_round(rounds)
-    rnd = rounds.filter(number=number).first()
+        return room_current_round(table.room)
+    rnd = table.room.rounds.filter(number=number).first()
     if rnd is None:
         raise Http404(_("There is no round %(n)d in this room.") % {"n": number})
     return rnd
@@ -53,11 +52,12 @@ def _round_of(table: Table, number: int | None = None) -> Round | None:
 def _play(table: Table, rnd: Round | None) -> TablePlay | None:
     if rnd is None:
         return None
-    return (
-        TablePlay.objects.select_related("round__room__session__event", "table", "board_set")
-        .filter(round=rnd, table=table)
-        .first()
-    )
+    play = TablePlay.objects.select_related("board_set").filter(round=rnd, table=table).first()
+    if play is not None:
+        # The table came with its room, session and event: no second join up to them.
+        rnd.room = table.room
+        play.round, play.table = rnd, table
+    return play
 
 
 def _me(request, seats: list[Seat]) -> Seat | None:
@@ -220,11 +220,6 @@ def deal_form(request, key, number, round_number=None):
         raise Http404(_("This table has no set to play yet."))
     deal = _deal(play, number)
     players = {s.position: s.entry.full_name for s in ctx["seats"]}
-    sheet = (
-        ScoreSheet.objects.filter(play=play, deal=deal)
-        .select_related("current__entered_by_entry")
-        .first()
-    )
     step, status = None, 200
     if not ctx["open_to_players"]:
         # No form to fill in: it could not be saved. The reason is on the page.
@@ -249,6 +244,12 @@ def deal_form(request, key, number, round_number=None):
         status = 200 if not step.form.errors else 400
     else:
         step = ScorerStep(scorer_form(play, deal, players))
+    # Read after a save had its chance (a saved sheet redirects without it).
+    sheet = (
+        ScoreSheet.objects.filter(play=play, deal=deal)
+        .select_related("current__entered_by_entry")
+        .first()
+    )
     return render(
         request,
         "table/deal.html",

@@ -209,3 +209,35 @@ def test_a_round_shorter_than_the_warning_window_gets_no_warning(session15):
     assert not rounds.round_fire_warning(rnd.pk, now=rnd.started_at)
     assert rounds.clock_sweep(now=rnd.started_at + timedelta(seconds=1))["warning"] == 0
     assert not Announcement.objects.filter(round=rnd, kind="warning").exists()
+
+
+def test_the_rooms_current_round_in_one_query_is_the_clocks_rule(
+    session15, django_assert_num_queries
+):
+    """``room_current_round`` reads one row, and answers as ``clock.current_round`` over all
+    the room's rounds in every state the room goes through."""
+    from events import clock
+
+    room = session15.rooms.get()
+    first, second = list(room.rounds.order_by("number"))[:2]
+
+    def both():
+        with django_assert_num_queries(1):
+            one = rounds.room_current_round(room)
+        return one, clock.current_round(list(room.rounds.order_by("number")))
+
+    seen = []
+    for step in (
+        lambda: None,  # nothing started: the first
+        lambda: rounds.round_start(first),  # on the clock
+        lambda: rounds.round_pause(Round.objects.get(pk=first.pk)),  # paused: still it
+        lambda: rounds.round_resume(Round.objects.get(pk=first.pk)),
+        lambda: rounds.round_end_now(Round.objects.get(pk=first.pk)),  # over: the latest over
+        lambda: rounds.round_start(Round.objects.get(pk=second.pk)),
+        lambda: rounds.round_end_now(Round.objects.get(pk=second.pk)),
+    ):
+        step()
+        one, rule = both()
+        assert one == rule
+        seen.append(one.number)
+    assert seen == [1, 1, 1, 1, 1, 2, 2]
