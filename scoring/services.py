@@ -14,18 +14,21 @@ write:
   overwrite — it is kept as a proposed version and the sheet becomes ``disputed`` until the
   director decides. What players write after «Конец тура!» is marked ``late``.
 
-A change of a sheet's current result marks the deal's comparison stale and recomputes it on
-commit (``scoring.standings``).
+A change of a sheet's current result marks the deal's comparison stale; after commit the worker
+recomputes it (``scoring.tasks``), and any reader recomputes what is still stale
+(``scoring.standings``), so the figure is right at the next read either way.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
+from celery import current_app
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery
@@ -37,6 +40,8 @@ from events.models import Event, Round, Seat
 from scoring import rules
 from scoring.boards import board_layout
 from scoring.models import Adjustment, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
+
+logger = logging.getLogger("scoring")
 
 #: What a scorer types. Everything else about the deal comes from the event and the Deal row.
 INPUT_FIELDS = ("declarer", "contract", "trump", "defenders", "tricks", "auction")
@@ -258,14 +263,26 @@ def _check_director(user, event: Event) -> None:
         raise PermissionDenied(_("Only the director of this event may do this."))
 
 
-def _player_seat(play: TablePlay, entry) -> Seat:
-    seat = Seat.objects.filter(round_id=play.round_id, table_id=play.table_id, entry=entry).first()
-    if seat is None or entry.event_id != _event_of(play).pk:
+def _seated_entries(play: TablePlay) -> list[int]:
+    """The entries seated at the table in the round: one query per ``play`` object (a write
+    checks the writer against them and then tells their phones, from the same read)."""
+    seated = play.__dict__.get("_seated_entries")
+    if seated is None:
+        seated = list(
+            Seat.objects.filter(round_id=play.round_id, table_id=play.table_id)
+            .order_by()
+            .values_list("entry_id", flat=True)
+        )
+        play.__dict__["_seated_entries"] = seated
+    return seated
+
+
+def _player_seat(play: TablePlay, entry) -> None:
+    if entry.pk not in _seated_entries(play) or entry.event_id != _event_of(play).pk:
         raise PermissionDenied(
             _("%(name)s does not sit at table %(table)d in round %(round)d.")
             % {"name": entry.full_name, "table": play.table.number, "round": play.round.number}
         )
-    return seat
 
 
 # --- when a table's players may write ---------------------------------------------------
@@ -351,14 +368,28 @@ def _access(play: TablePlay, following: Round | None) -> PlayersAccess:
 
 
 def _following(rounds) -> dict[int, Round | None]:
-    """Each round's following round in its room (None for the last), in one query."""
+    """Each round's following round in its room (None for the last), in one query that
+    returns only those rounds (not the room's hundred others)."""
     rounds = list(rounds)
-    later = Round.objects.filter(room_id__in={r.room_id for r in rounds}).order_by("number")
-    by_room: dict[int, list[Round]] = {}
-    for other in later:
-        by_room.setdefault(other.room_id, []).append(other)
+    if not rounds:
+        return {}
+    if len(rounds) == 1:  # a table's page or write: the plainest query
+        (rnd,) = rounds
+        nxt = (
+            Round.objects.filter(room_id=rnd.room_id, number__gt=rnd.number)
+            .order_by("number")
+            .first()
+        )
+        return {rnd.pk: nxt}
+    next_pk = Subquery(
+        Round.objects.filter(room_id=OuterRef("room_id"), number__gt=OuterRef("number"))
+        .order_by("number")
+        .values("pk")[:1]
+    )
+    given = Round.objects.filter(pk__in=[r.pk for r in rounds]).annotate(next_pk=next_pk)
+    later = list(Round.objects.filter(pk__in=given.values("next_pk")).order_by("number"))
     return {
-        r.pk: next((o for o in by_room.get(r.room_id, []) if o.number > r.number), None)
+        r.pk: next((o for o in later if o.room_id == r.room_id and o.number > r.number), None)
         for r in rounds
     }
 
@@ -476,19 +507,36 @@ def _console_changed(play: TablePlay) -> None:
     """What the room's console shows changed: its poller rebuilds the grid (events/clockdoc);
     and what the phones of the table's players show of it (their own sheets and points)."""
     clockdoc.room_changed(play.round.room_id, clock=False)
-    clockdoc.entries_changed(
-        Seat.objects.filter(round_id=play.round_id, table_id=play.table_id).values_list(
-            "entry_id", flat=True
-        )
-    )
+    clockdoc.entries_changed(_seated_entries(play))
+
+
+def _queue_after_commit(task: str, args: list, *, otherwise=None) -> None:
+    """Queue ``task`` (by name: services do not import tasks) once the write is committed.
+    The write is done by then: a broker that cannot take the task is logged, not turned into
+    an error page, and ``otherwise`` (if given) does the work here instead."""
+
+    def send():
+        try:
+            current_app.send_task(task, args=args)
+        except Exception:
+            logger.warning("could not queue %s; %s", task, "done here" if otherwise else "left")
+            if otherwise is not None:
+                otherwise()
+
+    transaction.on_commit(send, robust=True)
 
 
 def _locked_play(play: TablePlay) -> TablePlay:
-    return (
+    """The table-round locked, with its round as of now (the rule of who may write reads its
+    state) and the event (the rules); its table, already known, without another join."""
+    locked = (
         TablePlay.objects.select_for_update(of=("self",))
-        .select_related("round__room__session__event", "table", "board_set")
+        .select_related("round__room__session__event")
         .get(pk=play.pk)
     )
+    if "table" in play._state.fields_cache:
+        locked.table = play.table
+    return locked
 
 
 # --- recording ------------------------------------------------------------------------------
@@ -556,7 +604,8 @@ def sheet_record(
     """
     with transaction.atomic():
         play = _locked_play(play)
-        deal = Deal.objects.select_related("board_set").get(pk=deal.pk)
+        # The deal as given (a set's deals never change; sheet_check checks it is the
+        # play's set): its board set read once if the caller did not.
         access = _actor(play, by_user, by_entry)
         late = access is not None and access.late
         checked = sheet_check(play, deal, data)
@@ -571,7 +620,7 @@ def sheet_record(
             sheet.status = ScoreSheet.Status.CONFIRMED if director else ScoreSheet.Status.ENTERED
             sheet.late = sheet.late or late
             sheet.save()
-            _scores_changed([deal.pk])
+            _scores_changed([deal.pk], play)
             _console_changed(play)
             return Recorded(sheet, version, "created")
         if essence_of_data(sheet.current.data, play, deal) == checked.essence:
@@ -599,7 +648,7 @@ def sheet_record(
         sheet.status = ScoreSheet.Status.CONFIRMED
         sheet.save()
         changed = [deal.pk, *_running_pot_resettle(play, deal)]
-        _scores_changed(changed)
+        _scores_changed(changed, play)
         _console_changed(play)
         return Recorded(sheet, version, "corrected")
 
@@ -940,14 +989,21 @@ def adjustment_delete(adjustment: Adjustment, *, by_user) -> None:
 # --- recomputing ----------------------------------------------------------------------------
 
 
-def _scores_changed(deal_ids: list[int]) -> None:
-    """Mark the deals' comparisons stale and recompute them once the write is committed
-    (a reader recomputes whatever is still stale, so nothing is lost if this fails)."""
+def _scores_changed(deal_ids: list[int], play: TablePlay | None = None) -> None:
+    """Mark the deals' comparisons stale; the worker recomputes them once the write is
+    committed (a reader recomputes whatever is still stale, so a save is in the standings at
+    the next read all the same, and nothing is lost if the task never runs). ``play``: the
+    table-round they were played in (its session known: the task need not find it)."""
     from scoring import standings
 
     ids = sorted(set(deal_ids))
     Deal.objects.filter(pk__in=ids).update(scores_stale=True)
-    transaction.on_commit(lambda: standings.deals_recompute(ids))
+    session = play.round.room.session if play is not None else None
+    _queue_after_commit(
+        "scoring.deals_recompute",
+        [ids, session.pk if session is not None else None],
+        otherwise=lambda: standings.deals_recompute(ids, session=session),
+    )
 
 
 # --- the round's end ------------------------------------------------------------------------

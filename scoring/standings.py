@@ -11,7 +11,8 @@ The cache (``DealScore`` per seat and deal, ``SessionTotal`` per player and sess
 exact (fractions), written only here, and always under the session's ``SessionScoring`` row
 lock, so that concurrent writers never mix their sums:
 
-- a sheet or adjustment write marks its deal stale; on commit :func:`deals_recompute` redoes
+- a sheet or adjustment write marks its deal stale; after commit the worker runs
+  :func:`deals_recompute` (``scoring.tasks``), which redoes
   that deal and moves the players' totals by the difference;
 - a reader first calls :func:`session_refresh`, which recomputes whatever is still stale and
   rebuilds the whole session when the event's method or artificial scores changed.
@@ -360,17 +361,23 @@ def session_recompute(session: Session) -> None:
         state.save()
 
 
-def deals_recompute(deal_ids: Iterable[int]) -> None:
+def deals_recompute(deal_ids: Iterable[int], *, session: Session | None = None) -> None:
     """Recompute the stale ones among these deals and move the players' totals by the
-    difference. Deals already fresh are left alone (another writer did them)."""
+    difference. Deals already fresh are left alone (another writer did them).
+
+    ``session`` (its event selected): the one session all these deals are of, when the
+    writer knows it — a sheet's save then spends no query on finding it."""
     ids = sorted(set(deal_ids))
-    sessions = set(
-        Deal.objects.filter(pk__in=ids, scores_stale=True).values_list(
-            "board_set__session_id", flat=True
-        )
-    )
-    for session in Session.objects.filter(pk__in=sessions).select_related("event"):
+    if session is not None:
         _session_deals_recompute(session, ids)
+        return
+    sessions = set(
+        Deal.objects.filter(pk__in=ids, scores_stale=True)
+        .order_by()
+        .values_list("board_set__session_id", flat=True)
+    )
+    for found in Session.objects.filter(pk__in=sessions).select_related("event"):
+        _session_deals_recompute(found, ids)
 
 
 def _session_deals_recompute(session: Session, ids: list[int]) -> None:
