@@ -7,8 +7,8 @@ from django.db.models import Count, Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -461,8 +461,11 @@ def room_console_json(request, pk, room_pk):
     version = clockdoc.console_version(room)
     if request.GET.get("since") == version:
         return JsonResponse({"version": version, "changed": False})
-    state = _console(room, round_number)
-    return JsonResponse(state.as_dict() | {"changed": True})
+    # Built once per version (read before building) and language: every console open on
+    # the room (the director's laptop, an assistant's) takes the same copy.
+    key = f"console:{room.pk}:{version}:{round_number or ''}:{get_language() or ''}"
+    state = clockdoc.by_tokens(key, lambda: _console(room, round_number).as_dict())
+    return JsonResponse(state | {"changed": True})
 
 
 @login_required
