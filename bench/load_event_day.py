@@ -17,12 +17,13 @@ port of 127.0.0.1; and drives it with aiohttp as the pages' JS does:
   again when the clock controls change or an announcement comes;
 - the 100 tables within the steady minute: the table page, the deal-1 form, «Check», «Save»
   (a form POST with CSRF; the redirect followed), with a few seconds of typing between;
-- the trivial endpoint, 2 a second: ``GET /i18n/setlang/`` (Django's set_language answers
+- the trivial endpoint, 10 a second: ``GET /i18n/setlang/`` (Django's set_language answers
   a GET without a ``next`` with 204 and touches nothing) and a small static file.
 
 Phases: the idle server (each polled endpoint, one request at a time), warm-up (the clients
-start, spread over their intervals), the steady minute (round 1 running, started by the director's click; the
-tables save), the director's «Конец тура!» click (GET ?confirm=end, POST confirm=yes), then
+start, spread over their intervals; 22 s, one fragment interval, so that the steady minute
+finds every phone's page open since before, as in a hall), the steady minute (round 1
+running, started by the director's click; the tables save), the director's «Конец тура!» click (GET ?confirm=end, POST confirm=yes), then
 round 2 started through ``rounds.round_start`` for a short length so that the timer ends it.
 For each phone: the time from the click (from the due instant, for the timer) to the answer
 of its first clock poll that shows the end; the burst of seat fragments that follows.
@@ -79,6 +80,8 @@ PHONE_PLACES_S = 20.0  # player.js RESULTS_MS: 20 s after the last fetch of the 
 PHONE_SPREAD_S = 2.5  # player.js SPREAD_MS: after a change, a random wait of up to 2.5 s
 HALL_CLOCK_S = 1.0  # public/clock.html and director/room_detail.html data-poll-ms="1000"
 CONSOLE_S = 3.0  # director/room_detail.html console data-poll-ms="3000"
+# The trivial endpoints, 10 a second each: enough samples (600 a minute) for a steady p95.
+TRIVIAL_EVERY_S = 0.1
 
 # The endpoints, as the tables below name them.
 TRIVIAL = "trivial GET /i18n/setlang/"
@@ -633,9 +636,16 @@ async def drive(args, run: Run, plan: dict, start_round2, end_round1) -> None:
         run.marks["warm-up"] = time.monotonic()
         run.spawn(lag_meter(run))
         run.spawn(
-            probe(run, shared, "/i18n/setlang/", TRIVIAL, 0.5, {"Accept": "application/json"})
+            probe(
+                run,
+                shared,
+                "/i18n/setlang/",
+                TRIVIAL,
+                TRIVIAL_EVERY_S,
+                {"Accept": "application/json"},
+            )
         )
-        run.spawn(probe(run, shared, plan["static_path"], STATIC, 0.5))
+        run.spawn(probe(run, shared, plan["static_path"], STATIC, TRIVIAL_EVERY_S))
         for key in plan["entry_keys"]:
             Phone(run, shared, key, random.Random(rng.random())).start()
         hall = ClockJs(run, shared, f"/e/{plan['slug']}/clock.json", H_CLOCK, HALL_CLOCK_S, "hall")
@@ -1038,7 +1048,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100, help="tables of 4 (default 100)")
     parser.add_argument("--duration", type=float, default=60, help="steady seconds (60)")
-    parser.add_argument("--warmup", type=float, default=5, help="seconds before the steady minute")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=PHONE_PLACES_S + 2,
+        help="seconds before the steady minute (22: every phone has fetched its fragment once)",
+    )
     parser.add_argument("--timeout", type=float, default=10, help="per-request timeout, s")
     parser.add_argument(
         "--connections", type=int, default=1500, help="client connection limit (1500)"
