@@ -783,6 +783,7 @@ def request_costs(
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from events import clockdoc
     from events.models import Seat
 
     middle = room.tables.count() // 2 or 1
@@ -812,6 +813,10 @@ def request_costs(
         for i in range(repeat):
             if i >= 3 and time.monotonic() - began_all > budget:
                 break
+            if name == "console.json (full)":
+                # What a full console costs is its build after a change (a save, the clock);
+                # unchanged, every console takes the copy built for the version.
+                clockdoc.room_changed(room.pk, clock=False)
             with CaptureQueriesContext(connection) as captured:
                 began = time.perf_counter()
                 response = client.get(url, **extra)
