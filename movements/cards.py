@@ -8,12 +8,12 @@ set goes at «Конец тура!» is :func:`events.clock.set_destinations` �
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from events.clock import set_destinations
+from events.csvsafe import csv_safe_writer
 
 POSITIONS = ("N", "E", "S", "W")
 BOM = "\ufeff"
@@ -347,7 +347,7 @@ def csv_text(header: Sequence, rows: Iterable[Sequence]) -> str:
     """CSV with a BOM so Excel reads UTF-8 (Cyrillic names) without asking."""
     buffer = io.StringIO()
     buffer.write(BOM)
-    writer = csv.writer(buffer, delimiter=CSV_DELIMITER, lineterminator="\r\n")
+    writer = csv_safe_writer(buffer, delimiter=CSV_DELIMITER, lineterminator="\r\n")  # no formulas
     writer.writerow(header)
     writer.writerows(rows)
     return buffer.getvalue()

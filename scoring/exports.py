@@ -3,12 +3,12 @@ and «;» between columns, so that Excel opens Cyrillic names intact) and for th
 
 from __future__ import annotations
 
-import csv
 import io
 
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 
+from events.csvsafe import csv_safe_writer
 from scoring import display
 from scoring.standings import Card, StandingRow, Traveller
 
@@ -16,7 +16,7 @@ from scoring.standings import Card, StandingRow, Traveller
 def csv_response(rows: list[list], filename: str) -> HttpResponse:
     out = io.StringIO()
     out.write("\ufeff")
-    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer = csv_safe_writer(out, delimiter=";", lineterminator="\r\n")  # no formulas
     writer.writerows(rows)
     response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
