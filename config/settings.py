@@ -185,6 +185,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 HEALTH_WORKER_TIMEOUT = float(env_int("HEALTH_WORKER_TIMEOUT_MS", 2000)) / 1000
+#: /healthz computes its answer at most this often per process (config/health.py).
+HEALTH_CACHE_SECONDS = float(env_int("HEALTH_CACHE_MS", 5000)) / 1000
 
 # --- Auth -----------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -193,6 +195,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Every login goes through this backend: a name that failed LOGIN_FAILURES_ALLOWED times
+# within LOGIN_LOCK_SECONDS is refused until then (events/throttle.py).
+AUTHENTICATION_BACKENDS = ["events.throttle.ThrottledModelBackend"]
+LOGIN_FAILURES_ALLOWED = 5
+LOGIN_FAILURES_PER_ADDRESS = 30
+LOGIN_LOCK_SECONDS = 15 * 60
 LOGIN_URL = "director:login"
 LOGIN_REDIRECT_URL = "director:event_list"
 LOGOUT_REDIRECT_URL = "director:login"

@@ -123,9 +123,11 @@ def _empty_cache(_cache_of_this_run):
     """Each test starts with an empty cache: ids repeat from test to test (rolled back)."""
     from django.core.cache import cache
 
+    from config import health
     from events import clockdoc
 
     clockdoc.forget_local()
+    health.forget()
 
     redis_url = os.environ.get("REDIS_URL")
     if redis_url:
