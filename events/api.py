@@ -7,11 +7,12 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from events import roster, rounds, services
 from events.models import Draw, Entry, Event, Room, Table
+from events.parsers import BoundedJSONParser
 
 
 class EventSerializer(serializers.ModelSerializer):
@@ -202,7 +203,7 @@ class EntryViewSet(
     viewsets.GenericViewSet,
 ):
     serializer_class = EntrySerializer
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = [BoundedJSONParser, FormParser, MultiPartParser]
 
     def get_event(self) -> Event:
         if not hasattr(self, "_event"):

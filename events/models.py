@@ -14,6 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 NAME_MAX = 100
+#: Participant numbers run 1…NUMBER_MAX (a hall holds hundreds, never ten thousand).
+NUMBER_MAX = 9999
 
 
 def new_public_slug() -> str:
@@ -162,7 +164,10 @@ class Entry(models.Model):
     first_name = models.CharField(_("first name"), max_length=NAME_MAX)
     club = models.CharField(_("club"), max_length=NAME_MAX, blank=True)
     number = models.PositiveIntegerField(
-        _("participant number"), null=True, blank=True, validators=[MinValueValidator(1)]
+        _("participant number"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(NUMBER_MAX)],
     )
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.ACTIVE

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from events.models import NAME_MAX
+from events.models import NAME_MAX, NUMBER_MAX
 
 MAX_ROWS = 2000
 MAX_BYTES = 1_000_000
@@ -107,6 +107,36 @@ def _expected_columns() -> str:
 
 def parse_csv(text: str) -> list[RosterRow]:
     """A CSV with a header row; `;`, `,` or tab separated."""
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise RosterError(
+            _("Line %(line)d holds a NUL character: this is not a text file.") % {"line": line}
+        )
+    return _parse_csv(text)
+
+
+def _csv_rows(reader):
+    """The reader's rows; a row the csv module cannot read (a field far longer than any name,
+    broken quoting) is an error of the file naming its line, not a crash."""
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            if "field larger than field limit" in str(error):
+                why = _("a field is longer than %(max)d characters") % {
+                    "max": csv.field_size_limit()
+                }
+            else:
+                why = _("broken quoting")
+            raise RosterError(
+                _("The file cannot be read as CSV at line %(line)d: %(why)s.")
+                % {"line": reader.line_num, "why": why}
+            ) from None
+
+
+def _parse_csv(text: str) -> list[RosterRow]:
     sample = text[:4096]
     try:
         dialect = csv.Sniffer().sniff(sample, delimiters=";,\t")
@@ -114,8 +144,9 @@ def parse_csv(text: str) -> list[RosterRow]:
         dialect = csv.excel
         dialect.delimiter = ";" if sample.count(";") >= sample.count(",") else ","
     reader = csv.reader(io.StringIO(text), dialect)
+    rows_of = _csv_rows(reader)
     try:
-        header = next(reader)
+        header = next(rows_of)
     except StopIteration:
         raise RosterError(_("The file is empty.")) from None
     columns = [_column_for(h) for h in header]
@@ -138,7 +169,7 @@ def parse_csv(text: str) -> list[RosterRow]:
         )
 
     rows = []
-    for values in reader:
+    for values in rows_of:
         line_no = reader.line_num
         if not any(v.strip() for v in values):
             continue
@@ -156,12 +187,13 @@ def parse_csv(text: str) -> list[RosterRow]:
         row.club = data.get("club", "")
         raw_number = data.get("number", "")
         if raw_number:
-            if raw_number.isdigit() and int(raw_number) > 0:
+            # ASCII digits only: «²» or «٣» pass str.isdigit() but are no number here.
+            if raw_number.isascii() and raw_number.isdigit() and 1 <= int(raw_number) <= NUMBER_MAX:
                 row.number = int(raw_number)
             else:
                 row.problems.append(
-                    _("participant number «%(value)s» is not a whole number above zero")
-                    % {"value": raw_number}
+                    _("participant number «%(value)s» is not a whole number from 1 to %(max)d")
+                    % {"value": raw_number[:20], "max": NUMBER_MAX}
                 )
         rows.append(row)
         if len(rows) > MAX_ROWS:
@@ -174,6 +206,8 @@ def parse_csv(text: str) -> list[RosterRow]:
 
 def _check_names(rows: list[RosterRow]) -> None:
     for row in rows:
+        if any("\x00" in v for v in (row.last_name, row.first_name, row.club)):
+            row.problems.append(_("a NUL character is not allowed in a name or a club"))
         if not row.last_name:
             row.problems.append(_("last name is empty"))
         if not row.first_name:

@@ -5,7 +5,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -93,9 +93,14 @@ def entry_create(
         number=number,
     )
     entry.full_clean(validate_constraints=False)
-    with transaction.atomic():
+    try:
+        with transaction.atomic():
+            _check_number_free(event, number)
+            entry.save()
+    except IntegrityError:
+        # Another request took the number between the check and the insert: say whose.
         _check_number_free(event, number)
-        entry.save()
+        raise
     return entry
 
 
@@ -106,12 +111,17 @@ def entry_update(entry: Entry, **fields) -> Entry:
             value = fields[name]
             setattr(entry, name, value.strip() if isinstance(value, str) else value)
     entry.full_clean(validate_constraints=False)
-    with transaction.atomic():
-        if entry.number != was:
-            _check_number_unseated(entry, was)
-            _check_number_free(entry.event, entry.number, exclude_pk=entry.pk)
-        entry.save()
-        clockdoc.setup_changed()  # his name is on the director's console
+    try:
+        with transaction.atomic():
+            if entry.number != was:
+                _check_number_unseated(entry, was)
+                _check_number_free(entry.event, entry.number, exclude_pk=entry.pk)
+            entry.save()
+            clockdoc.setup_changed()  # his name is on the director's console
+    except IntegrityError:
+        # Another request took the number between the check and the write: say whose.
+        _check_number_free(entry.event, entry.number, exclude_pk=entry.pk)
+        raise
     return entry
 
 

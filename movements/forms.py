@@ -6,6 +6,7 @@ from django import forms
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
+from events import jsondepth
 from events.models import Entry, Seat
 
 SCHEME_MAX_BYTES = 200_000
@@ -163,7 +164,14 @@ class SchemeForm(forms.Form):
             self.add_error(source, _("The scheme is larger than 200 KB."))
             return data
         try:
-            doc = json.loads(raw)
+            doc = jsondepth.loads(raw)
+        except jsondepth.TooDeep as error:
+            self.add_error(
+                source,
+                _("The scheme is nested %(depth)d levels deep; at most %(most)d are allowed.")
+                % {"depth": error.depth, "most": error.most},
+            )
+            return data
         except json.JSONDecodeError as error:
             self.add_error(
                 source,
