@@ -1,8 +1,6 @@
 """The movements API under /api/v1/: plan options, choosing one, seating by round and by
 participant. Ownership as on the pages: another director's event or session is a 404."""
 
-import json
-
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.urls import path
@@ -13,6 +11,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from events import jsondepth
 from events.models import Event, Room, Session
 from movements import cards, seating, services
 
@@ -71,11 +70,11 @@ class ChooseSerializer(serializers.Serializer):
         options = self.context["plan"]["options"]
         if isinstance(value, str):
             text = value.strip()
-            if text.isdigit():
+            if text.isascii() and text.isdigit():
                 value = int(text)
             else:
                 try:
-                    value = json.loads(text)
+                    value = jsondepth.loads(text)
                 except ValueError:
                     value = None
         if isinstance(value, int) and not isinstance(value, bool):

@@ -229,7 +229,7 @@ def _check_structure(data) -> list[SchemeError]:
             )
             continue
         for who, seat in fixed.items():
-            if not str(who).isdigit() or int(who) < 1:
+            if not (str(who).isascii() and str(who).isdigit()) or int(who) < 1:
                 errors.append(
                     _err(
                         "bad_fixed",

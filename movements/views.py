@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from events.models import Room, Session, Table
+from events.params import query_errors, query_int
 from events.qr import qr_svg
 from events.views import event_for
 from movements import cards, engine, planner, schemes, seating, services
@@ -477,11 +478,11 @@ def _paper(request) -> str:
 
 
 def _int_param(request, name) -> int | None:
-    raw = request.GET.get(name, "").strip()
-    return int(raw) if raw.isdigit() else None
+    return query_int(request.GET, name)
 
 
 @login_required
+@query_errors
 def table_cards(request, pk, number):
     event = event_for(request.user, pk)
     session = _session(event, number)
@@ -520,6 +521,7 @@ def table_cards(request, pk, number):
 
 
 @login_required
+@query_errors
 def participant_cards(request, pk, number):
     event = event_for(request.user, pk)
     session = _session(event, number)

@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from events.models import Event
+from events.params import api_query_int
 from scoring import display, services, standings
 from scoring.models import Adjustment, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
 from scoring.traveller_note import pockets_of
@@ -272,8 +273,9 @@ class PlayList(APIView):
             .prefetch_related("board_set__deals")
             .order_by("round__room__session__number", "round__room__number", "round__number")
         )
-        if request.query_params.get("round", "").isdigit():
-            plays = plays.filter(round__number=int(request.query_params["round"]))
+        number = api_query_int(request, "round")
+        if number is not None:
+            plays = plays.filter(round__number=number)
         plays = list(plays)
         context = {"access": services.plays_access(plays)}
         return Response(PlaySerializer(plays, many=True, context=context).data)
@@ -318,10 +320,11 @@ class SheetList(APIView):
         event = _own_event(request, event_pk)
         sheets = _sheets(event).order_by("play__round__number", "play__table__number", "deal")
         params = request.query_params
-        if params.get("play", "").isdigit():
-            sheets = sheets.filter(play_id=int(params["play"]))
-        if params.get("round", "").isdigit():
-            sheets = sheets.filter(play__round__number=int(params["round"]))
+        play_id, number = api_query_int(request, "play"), api_query_int(request, "round")
+        if play_id is not None:
+            sheets = sheets.filter(play_id=play_id)
+        if number is not None:
+            sheets = sheets.filter(play__round__number=number)
         if params.get("status"):
             sheets = sheets.filter(status=params["status"])
         return Response(SheetSerializer(sheets, many=True).data)
@@ -541,9 +544,9 @@ class Standings(APIView):
     )
     def get(self, request, event_pk):
         event = _readable_event(request, event_pk)
-        wanted = request.query_params.get("session")
-        if wanted:
-            session = event.sessions.filter(number=wanted if wanted.isdigit() else -1).first()
+        wanted = api_query_int(request, "session")
+        if wanted is not None:
+            session = event.sessions.filter(number=wanted).first()
             if session is None:
                 raise NotFound()
             rows = standings.session_standings(session)
@@ -553,7 +556,7 @@ class Standings(APIView):
             {
                 "method": event.scoring_method,
                 "by": standings.BY[event.scoring_method],
-                "session": int(wanted) if wanted else None,
+                "session": wanted,
                 "standings": _standing_json(rows),
             }
         )

@@ -822,7 +822,7 @@ def table_play_find(event: Event, *, round_id, table) -> TablePlay:
         Round.objects.filter(room__session__event=event, pk=round_id)
         .select_related("room__session")
         .first()
-        if str(round_id or "").isdigit()
+        if str(round_id or "").isascii() and str(round_id or "").isdigit()
         else None
     )
     if rnd is None:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from events.models import Round, Seat
+from events.params import query_errors, query_int
 from events.services import event_set_results_public
 from events.views import event_for
 from scoring import services
@@ -61,6 +62,7 @@ def _players(play: TablePlay) -> dict[str, str]:
 
 
 @login_required
+@query_errors
 def overview(request, pk):
     """Sheets per round and table, with their status; the round is chosen in the page."""
     event = event_for(request.user, pk)
@@ -70,9 +72,9 @@ def overview(request, pk):
         .order_by("room__session__number", "room__number", "number")
     )
     chosen = None
-    wanted = request.GET.get("round")
-    if wanted:
-        chosen = next((r for r in rounds if str(r.pk) == wanted), None)
+    wanted = query_int(request.GET, "round")
+    if wanted is not None:
+        chosen = next((r for r in rounds if r.pk == wanted), None)
         if chosen is None:
             raise Http404(_("No such round in this event."))
     if chosen is None and rounds:
@@ -240,7 +242,9 @@ def sheet_restore(request, pk, sheet_pk):
     event = event_for(request.user, pk)
     sheet = _sheet(event, sheet_pk)
     try:
-        number = int(request.POST.get("version", ""))
+        number = query_int(request.POST, "version")  # ASCII digits only: «٣» is refused
+        if number is None:
+            raise ValueError
         done = services.sheet_restore(sheet, number, by_user=request.user)
     except ValueError:
         messages.error(request, _("Choose a version."))
@@ -267,7 +271,7 @@ def _table_form_initial(event, rounds, wanted) -> dict:
     clock (or the latest one started)."""
     play = (
         _plays(event).select_related("table").filter(pk=wanted).first()
-        if str(wanted or "").isdigit()
+        if wanted is not None
         else None
     )
     if play is not None:
@@ -315,13 +319,14 @@ def _adjustments_page(request, event, form, *, status=200):
 
 
 @login_required
+@query_errors
 def adjustment_list(request, pk):
     """Every adjustment of the event, and the form that gives a whole table its artificial
     scores at once."""
     event = event_for(request.user, pk)
     rounds = _event_rounds(event)
     form = TableAdjustmentForm(
-        rounds=rounds, initial=_table_form_initial(event, rounds, request.GET.get("play"))
+        rounds=rounds, initial=_table_form_initial(event, rounds, query_int(request.GET, "play"))
     )
     return _adjustments_page(request, event, form)
 

@@ -248,7 +248,7 @@ def test_the_json_belongs_to_the_events_director(client, director, other_client,
 
 def test_an_unknown_round_is_not_found(director_client, session15):
     assert director_client.get(_console_url(session15, round=9)).status_code == 404
-    assert director_client.get(_console_url(session15, round="x")).status_code == 404
+    assert director_client.get(_console_url(session15, round="x")).status_code == 400  # issue 11
     assert director_client.get(_console_url(session15, round=2)).json()["round"] == 2
 
 
