@@ -11,7 +11,7 @@ TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/pre
 TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
 PYTEST := $(PY) -m pytest -n 2 --dist loadgroup
 
-.PHONY: run test test-postgres test-embedded system-deps install install-dev lint format \
+.PHONY: run test test-fast test-postgres test-embedded system-deps install install-dev lint format \
 	bench bench-load migrate messages clean
 
 $(PY):
@@ -50,6 +50,12 @@ test: install-dev system-deps
 	echo "== PostgreSQL + Redis: $$([ $$pg = 0 ] && echo passed || echo FAILED);" \
 	  "SQLite + filesystem broker: $$([ $$sq = 0 ] && echo passed || echo FAILED)"; \
 	[ $$pg = 0 ] && [ $$sq = 0 ]
+
+# The pure cores and every test that needs no database, broker or browser (a minute; no
+# service needed: the embedded cache under var/test-fast).
+test-fast: install-dev
+	rm -rf var/test-fast
+	env -u DATABASE_URL -u REDIS_URL VAR_DIR=$(CURDIR)/var/test-fast $(PYTEST) -m "not django_db and not browser" $(PYTEST_ARGS)
 
 test-postgres: install-dev system-deps
 	@echo "== the suite on PostgreSQL + Redis"

@@ -1,6 +1,9 @@
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from events import throttle
 from events.models import Entry, Event
 
 
@@ -91,3 +94,13 @@ class DrawForm(forms.Form):
         required=False,
         max_length=64,
     )
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, which first says when the name is locked (events.throttle)."""
+
+    def clean(self):
+        left = throttle.seconds_locked(self.data.get("username"), self.request)
+        if left:
+            raise ValidationError(throttle.locked_message(left), code="throttled")
+        return super().clean()

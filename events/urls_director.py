@@ -8,7 +8,7 @@ app_name = "director"
 urlpatterns = [
     path(
         "login/",
-        auth_views.LoginView.as_view(
+        views.LoginView.as_view(
             template_name="director/login.html", redirect_authenticated_user=True
         ),
         name="login",

@@ -1,6 +1,7 @@
 """The director's pages: events, players, the draw, rooms. Views only translate."""
 
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
@@ -19,9 +20,11 @@ from events.forms import (
     EventForm,
     ImportConfirmForm,
     ImportUploadForm,
+    LoginForm,
     PasteForm,
 )
 from events.models import Announcement, Entry, Event, Room, Round, Substitution
+from events.params import query_errors, query_int
 
 
 def event_for(user, pk) -> Event:
@@ -341,13 +344,7 @@ ROUND_ACTIONS = {
 
 def _round_asked(request) -> int | None:
     """The console's ``?round=N`` (a round number in the room); None: follow the clock."""
-    raw = request.GET.get("round", "").strip()
-    if not raw:
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise Http404(_("No such round in this room.")) from None
+    return query_int(request.GET, "round")
 
 
 def _console(room, round_number) -> console.Console:
@@ -428,6 +425,7 @@ def _room_page(
 
 
 @login_required
+@query_errors
 def room_detail(request, pk, room_pk):
     """The room's live console: the clock and its controls, the grid of sheets, disputes and
     late tables, and the ways to act on them."""
@@ -444,6 +442,7 @@ def room_detail(request, pk, room_pk):
 
 @never_cache
 @login_required
+@query_errors
 def room_console_json(request, pk, room_pk):
     """The console's state for the page's poller; ``?since=<version>`` answers only whether
     anything changed."""
@@ -578,3 +577,15 @@ def player_qr(request, pk, entry_pk):
         "director/player_qr.html",
         {"event": event, "entry": entry, "url": url, "qr": qr.qr_svg(url, scale=12)},
     )
+
+
+class LoginView(auth_views.LoginView):
+    """The director's login (``events.forms.LoginForm``): a locked name answers 429."""
+
+    authentication_form = LoginForm
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if any(e.code == "throttled" for e in form.non_field_errors().as_data()):
+            response.status_code = 429
+        return response
