@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from functools import wraps
 
 from django.http import HttpResponseBadRequest, JsonResponse
-from django.template import engines
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 #: The largest value an integer column holds on every backend (PostgreSQL's ``integer``).
@@ -67,15 +67,6 @@ def api_query_int(request, name: str, **kwargs) -> int | None:
         raise ValidationError(error.as_dict()) from None
 
 
-_PAGE = """{% extends "base.html" %}{% load i18n %}
-{% block title %}{% translate "Bad request" %}{% endblock %}
-{% block content %}
-<h1>{% translate "Bad request" %}</h1>
-<p>{{ text }}</p>
-<p><a href="{% url 'home' %}">{% translate "Back to my events" %}</a></p>
-{% endblock %}"""
-
-
 def bad_query_response(request, error: BadQueryParam):
     """The 400 for a bad query parameter: JSON for a ``.json`` address or a caller that asks
     for JSON, a page otherwise."""
@@ -84,7 +75,7 @@ def bad_query_response(request, error: BadQueryParam):
     )
     if wants_json:
         return JsonResponse(error.as_dict(), status=400)
-    page = engines["django"].from_string(_PAGE).render({"text": error.message}, request)
+    page = render_to_string("400_query.html", {"text": error.message}, request)
     return HttpResponseBadRequest(page)
 
 
