@@ -139,6 +139,13 @@ class RoomStartSerializer(serializers.Serializer):
     message = serializers.CharField()
 
 
+class RoundsStartedSerializer(serializers.Serializer):
+    """What «Начать тур во всех комнатах» did: the session and each room's outcome."""
+
+    session = serializers.IntegerField()
+    rooms = RoomStartSerializer(many=True)
+
+
 class EventViewSet(viewsets.ModelViewSet):
     serializer_class = EventSerializer
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
@@ -156,8 +163,9 @@ class EventViewSet(viewsets.ModelViewSet):
             serializer.instance, **serializer.validated_data
         )
 
-    @extend_schema(request=DrawSerializer, responses=DrawSerializer)
-    @action(detail=True, methods=["get", "post"])
+    @extend_schema(methods=["GET"], responses=DrawSerializer(many=True))
+    @extend_schema(methods=["POST"], request=DrawSerializer, responses={201: DrawSerializer})
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def draws(self, request, pk=None):
         event = self.get_object()
         if request.method == "GET":
@@ -169,7 +177,7 @@ class EventViewSet(viewsets.ModelViewSet):
         )
         return Response(DrawSerializer(made).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=RoundsStartSerializer, responses=RoomStartSerializer(many=True))
+    @extend_schema(request=RoundsStartSerializer, responses=RoundsStartedSerializer)
     @action(detail=True, methods=["post"], url_path=r"sessions/(?P<number>[0-9]+)/rounds/start")
     def rounds_start(self, request, pk=None, number=None):
         """«Начать тур во всех комнатах»: the next round of every room of the session; each
@@ -187,7 +195,7 @@ class EventViewSet(viewsets.ModelViewSet):
         )
 
     @extend_schema(responses=RoomSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def rooms(self, request, pk=None):
         event = self.get_object()
         return Response(

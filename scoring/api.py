@@ -384,8 +384,16 @@ class SheetConfirm(APIView):
         return Response(SheetSerializer(_sheets(event).get(pk=sheet.pk)).data)
 
 
+class HistorySerializer(serializers.Serializer):
+    """A sheet's history: its current version number, its status and every version."""
+
+    current = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+    versions = VersionSerializer(many=True)
+
+
 class SheetHistory(APIView):
-    @extend_schema(responses=VersionSerializer(many=True))
+    @extend_schema(responses=HistorySerializer)
     def get(self, request, event_pk, pk):
         event = _own_event(request, event_pk)
         sheet = get_object_or_404(_sheets(event), pk=pk)
