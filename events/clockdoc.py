@@ -28,6 +28,7 @@ a poll that finds nothing changed reads only the tokens, in one round trip to th
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 import threading
@@ -44,6 +45,8 @@ from django.utils import timezone, translation
 from events import announcements, clock, rounds
 from events.links import LinkNotFound
 from events.models import Announcement, Entry, Event, Room, Round, Seat
+
+logger = logging.getLogger("events.clock")
 
 #: How long a built document lives unread (a new token makes it unreachable anyway).
 DOC_TIMEOUT = 24 * 3600
@@ -132,6 +135,7 @@ def forget_local() -> None:
     repeat from one test to the next, call it with each empty cache."""
     _polled.clear()
     _memo.clear()
+    _overdue_tried.clear()
 
 
 def _bump_now_and_after_commit(keys: list[str], then=None) -> None:
@@ -311,8 +315,35 @@ def room_docs(
             doc = build_room_doc(room)
             cache.set(keys[pk], doc, DOC_TIMEOUT)
         _memo.put(keys[pk], doc)
+        _end_if_overdue(pk, doc, now)
         served.append(_served(doc, now))
     return served
+
+
+#: A clock read ends an overdue round itself at most this often per process and room.
+OVERDUE_RETRY_SECONDS = 1.0
+_overdue_tried: dict[int, float] = {}
+
+
+def _end_if_overdue(room_id: int, doc: dict, now: datetime) -> None:
+    """The round's end never waits on the broker alone: a read of a clock whose running
+    round is past its end fires «Конец тура!» (``rounds.room_fire_overdue``: exactly once,
+    whoever comes first — the timer, the sweep or a reader). Its phones see the end at their
+    next poll."""
+    if doc["state"] != Round.State.RUNNING or not doc["ends_at"]:
+        return
+    if datetime.fromisoformat(doc["ends_at"]) > now:
+        return
+    tried = _overdue_tried.get(room_id)
+    clock_now = time.monotonic()
+    if tried is not None and clock_now - tried < OVERDUE_RETRY_SECONDS:
+        return
+    _overdue_tried[room_id] = clock_now
+    try:
+        if rounds.room_fire_overdue(room_id, now=now):
+            logger.info("room %s: «Конец тура!» fired by a clock read (overdue)", room_id)
+    except Exception:  # a read must answer even if the write fails; the sweep retries
+        logger.warning("room %s: ending an overdue round on read failed", room_id, exc_info=True)
 
 
 def room_clock(room: Room) -> dict | None:

@@ -288,6 +288,19 @@ def round_fire_end(round_id: int, *, now=None) -> bool:
     return True
 
 
+def room_fire_overdue(room_id: int, *, now=None) -> bool:
+    """«Конец тура!» for the room's running round if its time is up (the clock read finds it
+    overdue: its timer task and the sweep may both be late, the broker down). The same
+    conditional update as the timer's, so it still fires exactly once."""
+    now = now or timezone.now()
+    due = (
+        Round.objects.filter(room_id=room_id, state=State.RUNNING, ends_at__lte=now)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return due is not None and round_fire_end(due, now=now)
+
+
 def _after_end(rnd: Round, now) -> None:
     from scoring.services import late_tables_mark
 

@@ -242,3 +242,39 @@ def test_the_setup_token_survives_its_loss_from_the_cache(client, session15):
     cache.delete(clockdoc.SETUP)  # evicted: a new token, everything found again
     rounds.round_start(_round(session15))
     assert _player(client, entry)["state"] == "running"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_overdue_round_is_ended_by_the_first_read_of_its_clock_exactly_once(client, event):
+    """No worker, no sweep (the broker may be down): the phones' own polls end the round
+    once its time is up, and only once however many read it."""
+    from events.models import Announcement
+
+    session = seat_players(event, 15)
+    rnd = Round.objects.get(room__session=session, number=1)
+    rnd = rounds.round_start(rnd, length_seconds=1)
+    key = session.rooms.get().rounds.get(number=1).placements.first().entry.key
+    assert client.get(f"/p/{key}/clock.json").json()["rooms"][0]["state"] == "running"
+    time.sleep(1.3)
+
+    def poll():
+        from django.db import connections
+
+        Client().get(f"/p/{key}/clock.json")
+        connections.close_all()
+
+    threads = [threading.Thread(target=poll) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert Round.objects.get(pk=rnd.pk).state == "finished"
+    assert Announcement.objects.filter(round=rnd, kind="end").count() == 1
+    deadline = time.monotonic() + 3
+    state = None
+    while time.monotonic() < deadline:
+        state = client.get(f"/p/{key}/clock.json").json()["rooms"][0]
+        if state["state"] == "finished":
+            break
+        time.sleep(0.2)
+    assert state["state"] == "finished" and state["announcement"]["kind"] == "end"
