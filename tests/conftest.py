@@ -100,6 +100,44 @@ def pytest_sessionstart(session):
         pytest.exit("The test suite needs real services:\n  " + "\n  ".join(problems), returncode=3)
 
 
+def _processes_of_this_run() -> list[tuple[int, str]]:
+    """Celery processes started by this run's tests (found by the run id they inherit)."""
+    marker = f"PREFERENCE_TEST_RUN={os.environ.get('PREFERENCE_TEST_RUN', '')}".encode()
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            cmdline = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ")
+            if b"celery" not in cmdline:
+                continue
+            if marker not in Path(f"/proc/{name}/environ").read_bytes().split(b"\0"):
+                continue
+        except OSError:
+            continue  # gone meanwhile, or not ours
+        found.append((int(name), cmdline.decode(errors="replace").strip()[:120]))
+    return found
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The suite leaves no process behind: once every test is done (in the controller, after
+    its xdist workers), a Celery worker or beat of this run still alive fails the run, and is
+    stopped with its process group."""
+    if hasattr(session.config, "workerinput") or not Path("/proc").is_dir():
+        return
+    left = _processes_of_this_run()
+    if not left:
+        return
+    for pid, _cmd in left:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(os.getpgid(pid), signal.SIGKILL)
+    lines = "\n  ".join(f"{pid}: {cmd}" for pid, cmd in left)
+    session.config.pluginmanager.get_plugin("terminalreporter").write_line(
+        f"the suite left {len(left)} process(es) alive (now killed):\n  {lines}", red=True
+    )
+    session.exitstatus = 1
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _cache_of_this_run():
     """The shared cache (the room clock documents) under a prefix of this run and xdist
