@@ -139,7 +139,13 @@ def forget_local() -> None:
 
 
 def _bump_now_and_after_commit(keys: list[str], then=None) -> None:
+    """New tokens now (this transaction's own reads see the change) and once more after the
+    commit (a poll that read the old rows meanwhile cached them under the first ones)."""
     _bump(keys)
+    if not transaction.get_connection().in_atomic_block:  # autocommit: committed already
+        if then is not None:
+            then()
+        return
 
     def after_commit():
         _bump(keys)
@@ -161,6 +167,13 @@ def room_changed(room_id: int, *, clock: bool = True) -> None:
     _bump_now_and_after_commit(
         [_console_key(room_id), _clock_key(room_id)], then=lambda: room_rebuild(room_id)
     )
+
+
+def room_and_entries_changed(room_id: int, entry_ids) -> None:
+    """:func:`room_changed` (not its clock) and :func:`entries_changed` in one go: a sheet
+    or an adjustment changes the room's console and its players' phones."""
+    keys = [_console_key(room_id), *(entry_key(pk) for pk in sorted(set(entry_ids)))]
+    _bump_now_and_after_commit(keys)
 
 
 def entries_changed(entry_ids) -> None:
@@ -237,7 +250,7 @@ def _served(doc: dict, now: datetime) -> dict:
 
 
 def _room(room_id: int) -> Room | None:
-    return Room.objects.select_related("session__event").filter(pk=room_id).first()
+    return Room.objects.select_related("session__event").filter(pk=room_id).order_by().first()
 
 
 def room_rebuild(room_id: int) -> None:
@@ -367,6 +380,7 @@ def _player_room(key: str, setup: str) -> dict:
             Entry.objects.filter(key=key)
             .annotate(room_id=Subquery(seat.values("round__room_id")[:1]))
             .values("event__name", "room_id")
+            .order_by()
             .first()
         )
         if row is None:
@@ -427,7 +441,7 @@ def _hall_rooms(slug: str, setup: str) -> dict | None:
     hall_key = f"clock:hall:{slug}"
     hall = cache.get(hall_key)
     if hall is None or hall["setup"] != setup:
-        event = Event.objects.filter(slug=slug).values("pk", "name").first()
+        event = Event.objects.filter(slug=slug).values("pk", "name").order_by().first()
         if event is None:
             return None
         rooms = (

@@ -38,7 +38,7 @@ def link_error_text(kind: str) -> str:
 
 def entry_by_key(key: str) -> Entry:
     """The entry of a player's private link, with its event."""
-    entry = Entry.objects.select_related("event").filter(key=key).first()
+    entry = Entry.objects.select_related("event").filter(key=key).order_by().first()
     if entry is None:
         raise LinkNotFound("player")
     return entry
@@ -46,7 +46,7 @@ def entry_by_key(key: str) -> Entry:
 
 def table_by_key(key: str) -> Table:
     """The table of a table's scoring link, with its room, session and event."""
-    table = Table.objects.select_related("room__session__event").filter(key=key).first()
+    table = Table.objects.select_related("room__session__event").filter(key=key).order_by().first()
     if table is None:
         raise LinkNotFound("table")
     return table

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, IntegerField, Value, When
+from django.db.models import Case, F, IntegerField, OuterRef, Subquery, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -128,11 +128,37 @@ def room_current_round(room) -> Round | None:
         default=F("number"),
         output_field=IntegerField(),
     )
-    return (
-        room.rounds.annotate(current_rank=rank, current_order=order)
-        .order_by("current_rank", "current_order")
-        .first()
+    rounds = _with_following(room.rounds.annotate(current_rank=rank, current_order=order))
+    return _following_set(rounds.order_by("current_rank", "current_order").first())
+
+
+def room_round(room, number: int) -> Round | None:
+    """The room's round ``number`` (None if it has none), with its following round."""
+    return _following_set(_with_following(room.rounds.filter(number=number)).order_by().first())
+
+
+def _with_following(rounds):
+    """The rounds, each with its room's following round (who may still write a finished
+    round's sheets asks it) in the same row: no second query."""
+    later = Round.objects.filter(room_id=OuterRef("room_id"), number__gt=OuterRef("number"))
+    later = later.order_by("number")
+    return rounds.annotate(
+        next_pk=Subquery(later.values("pk")[:1]),
+        next_number=Subquery(later.values("number")[:1]),
+        next_state=Subquery(later.values("state")[:1]),
     )
+
+
+def _following_set(rnd: Round | None) -> Round | None:
+    """``rnd.following_round``: the following round as read by :func:`_with_following`
+    (its number and state; None for the last round)."""
+    if rnd is not None:
+        rnd.following_round = (
+            Round(pk=rnd.next_pk, room_id=rnd.room_id, number=rnd.next_number, state=rnd.next_state)
+            if rnd.next_pk is not None
+            else None
+        )
+    return rnd
 
 
 @dataclass(frozen=True)
@@ -296,6 +322,7 @@ def room_fire_overdue(room_id: int, *, now=None) -> bool:
     due = (
         Round.objects.filter(room_id=room_id, state=State.RUNNING, ends_at__lte=now)
         .values_list("pk", flat=True)
+        .order_by()
         .first()
     )
     return due is not None and round_fire_end(due, now=now)
@@ -317,7 +344,9 @@ def _after_end(rnd: Round, now) -> None:
 
 def round_fire_warning(round_id: int, *, now=None) -> bool:
     now = now or timezone.now()
-    rnd = Round.objects.select_related("room__session__event").filter(pk=round_id).first()
+    rnd = (
+        Round.objects.select_related("room__session__event").filter(pk=round_id).order_by().first()
+    )
     if rnd is None or not rnd.room.session.event.warning_minutes:
         return False
     window = timedelta(minutes=rnd.room.session.event.warning_minutes)
@@ -381,7 +410,7 @@ def clock_sweep(now=None) -> dict:
 
 def end_moves(rnd: Round) -> dict:
     """Each line's move (when lines move as blocks) and where each table's set goes."""
-    following = rnd.room.rounds.filter(number=rnd.number + 1).first()
+    following = rnd.room.rounds.filter(number=rnd.number + 1).order_by().first()
     if following is None:
         return {"round": rnd.number, "last": True}
     seats = {}

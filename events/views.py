@@ -453,6 +453,7 @@ def room_console_json(request, pk, room_pk):
         Room.objects.filter(pk=room_pk, session__event__in=Event.objects.visible_to(request.user))
         .filter(session__event_id=pk)
         .select_related("session__event")
+        .order_by()
         .first()
     )
     if room is None:

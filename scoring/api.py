@@ -244,6 +244,7 @@ def _play(event, play_pk) -> TablePlay:
     play = (
         TablePlay.objects.filter(round__room__session__event=event, pk=play_pk)
         .select_related("round__room__session__event", "table", "board_set")
+        .order_by()
         .first()
     )
     if play is None:
@@ -252,7 +253,7 @@ def _play(event, play_pk) -> TablePlay:
 
 
 def _deal_in(play: TablePlay, number) -> Deal:
-    deal = play.board_set.deals.filter(number=number).select_related("board_set").first()
+    deal = play.board_set.deals.filter(number=number).select_related("board_set").order_by().first()
     if deal is None:
         raise serializers.ValidationError(
             {"deal": [_("The set has deals 1–%(n)d.") % {"n": play.board_set.players}]}

@@ -27,7 +27,6 @@ import hashlib
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -38,7 +37,7 @@ from events.services import last_substitution
 from scoring import standings
 from scoring.display import figure_unit
 from scoring.models import DealScore, ScoreSheet, TablePlay
-from scoring.services import entry_open_plays
+from scoring.services import EntryPlay, entry_open_plays, entry_plays
 
 
 @dataclass
@@ -47,7 +46,8 @@ class ResultRow:
 
     sheet: ScoreSheet
     round_number: int
-    position: str
+    position: str = ""
+    session_number: int = 0
     score: DealScore | None = None  # his figure, once published
 
     @property
@@ -64,7 +64,7 @@ class Results:
 def _seating_with_sets(room_id: int) -> RoomSeating | None:
     """The room's seating (``events.player.room_seating``) with every place's set, and for
     each N where his set goes at «Конец тура!»: three queries for the whole room."""
-    room = Room.objects.filter(pk=room_id).first()
+    room = Room.objects.filter(pk=room_id).order_by().first()
     if room is None:
         return None
     seating = room_seating(room)
@@ -113,28 +113,28 @@ def _player_seats(entry: Entry, known: dict[str, str]) -> PlayerSeats:
     return seating.of(entry.pk) if seating is not None else PlayerSeats()
 
 
-def player_results(entry: Entry, *, published: bool) -> Results:
+def player_results(
+    entry: Entry, *, published: bool, plays: list[EntryPlay] | None = None
+) -> Results:
     """His own points on each deal he played, in the order he played them; his figures and
-    places only once the director publishes."""
+    places only once the director publishes. ``plays``: his table-rounds
+    (``services.entry_plays``), if the caller has read them."""
+    if plays is None:
+        plays = entry_plays(entry)
+    mine = {p.play.pk: p for p in plays}
     sheets = (
-        ScoreSheet.objects.filter(
-            play__round__placements__entry=entry,
-            play__round__placements__table=F("play__table"),
-        )
-        .annotate(
-            # The same join as the filter above: the seat he had at that table.
-            seat_position=F("play__round__placements__position"),
-            round_number=F("play__round__number"),
-            session_number=F("play__round__room__session__number"),
-        )
+        ScoreSheet.objects.filter(play_id__in=list(mine))
         .select_related("current", "deal__board_set")
-        .order_by("session_number", "round_number", "deal__number")
+        .order_by()
     )
-    rows = [
-        ResultRow(sheet=s, round_number=s.round_number, position=s.seat_position)
-        for s in sheets
-        if s.seat_position in s.deal.active_seats
-    ]
+    rows = []
+    for sheet in sheets:
+        played = mine[sheet.play_id]
+        if played.position in sheet.deal.active_seats:
+            row = ResultRow(sheet=sheet, round_number=played.play.round.number)
+            row.position, row.session_number = played.position, played.session_number
+            rows.append(row)
+    rows.sort(key=lambda r: (r.session_number, r.round_number, r.sheet.deal.number))
     places: dict[int, standings.SessionPlace | None] = {}
     if published:
         sessions = list(
@@ -160,6 +160,7 @@ def player_page(entry: Entry, *, tokens: dict[str, str] | None = None) -> dict:
     published = entry.event.results_public
     # A replaced player's seats from that round on are his substitute's: say so.
     replaced = last_substitution(entry) if entry.status == Entry.Status.REPLACED else None
+    plays = entry_plays(entry) if seats.room else []  # his table-rounds: one query for both
     return {
         "entry": entry,
         "event": entry.event,
@@ -170,9 +171,9 @@ def player_page(entry: Entry, *, tokens: dict[str, str] | None = None) -> dict:
         "next": seats.next,
         "replaced": replaced,
         # After «Конец тура!» his last table may still write its sheets: link it.
-        "open_plays": entry_open_plays(entry) if seats.room else [],
+        "open_plays": entry_open_plays(entry, plays) if seats.room else [],
         # His own points always; percentages and the standing once the director publishes.
-        "card": player_results(entry, published=published) if seats.room else None,
+        "card": player_results(entry, published=published, plays=plays) if seats.room else None,
         "published": published,
         "method": entry.event.scoring_method,
         "unit": figure_unit(entry.event.scoring_method),

@@ -31,12 +31,12 @@ from fractions import Fraction
 from celery import current_app
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Count, F, Max, OuterRef, Q, Subquery
+from django.db.models import Count, F, Max, OuterRef, Subquery
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import clockdoc
-from events.models import Event, Round, Seat
+from events.models import Event, Round, Seat, Table
 from scoring import rules
 from scoring.boards import board_layout
 from scoring.models import Adjustment, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
@@ -375,6 +375,8 @@ def _following(rounds) -> dict[int, Round | None]:
         return {}
     if len(rounds) == 1:  # a table's page or write: the plainest query
         (rnd,) = rounds
+        if "following_round" in rnd.__dict__:  # read with the round (events.rounds)
+            return {rnd.pk: rnd.following_round}
         nxt = (
             Round.objects.filter(room_id=rnd.room_id, number__gt=rnd.number)
             .order_by("number")
@@ -407,33 +409,102 @@ def plays_access(plays) -> dict[int, PlayersAccess]:
     return {p.pk: _access(p, following[p.round_id]) for p in plays}
 
 
-def entry_open_plays(entry) -> list[TablePlay]:
+@dataclass(frozen=True)
+class EntryPlay:
+    """A table-round where a player sat: ``play`` with its ``round`` (number, state) and
+    ``table`` (number, key), his seat, his session's number, and whether his table may
+    write its sheets now (:func:`players_access`)."""
+
+    play: TablePlay
+    position: str
+    session_number: int
+    access: PlayersAccess
+
+
+def entry_plays(entry) -> list[EntryPlay]:
+    """Every table-round where ``entry`` sat, once its round has started, in the order he
+    played them: one query (his
+    seats joined to their tables' rounds, each with the room's following round, which the
+    rule of who may write reads), plain values, no model rows read twice. His phone builds
+    both his open sheets and his results from it; it grows with what he played, never with
+    the tables or the rounds planned."""
+    later = Round.objects.filter(
+        room_id=OuterRef("round__room_id"), number__gt=OuterRef("round__number")
+    ).order_by("number")
+    rows = (
+        TablePlay.objects.filter(
+            round__placements__entry=entry, round__placements__table=F("table")
+        )
+        # A round not started has neither sheets nor a table that may write.
+        .exclude(round__state=Round.State.PENDING)
+        # The same join as the filter: the seat he had at that table.
+        .annotate(
+            position=F("round__placements__position"),
+            next_number=Subquery(later.values("number")[:1]),
+            next_state=Subquery(later.values("state")[:1]),
+        )
+        .order_by()
+        .values_list(
+            "pk",
+            "round_id",
+            "table_id",
+            "board_set_id",
+            "players_access",
+            "round__number",
+            "round__state",
+            "round__room_id",
+            "round__room__session__number",
+            "table__number",
+            "table__key",
+            "position",
+            "next_number",
+            "next_state",
+        )
+    )
+    found = []
+    for (
+        pk,
+        round_id,
+        table_id,
+        board_set_id,
+        access,
+        number,
+        state,
+        room_id,
+        session_number,
+        table_number,
+        table_key,
+        position,
+        next_number,
+        next_state,
+    ) in rows:
+        play = TablePlay(
+            pk=pk,
+            round_id=round_id,
+            table_id=table_id,
+            board_set_id=board_set_id,
+            players_access=access,
+        )
+        play.round = Round(pk=round_id, room_id=room_id, number=number, state=state)
+        play.table = Table(pk=table_id, room_id=room_id, number=table_number, key=table_key)
+        following = (
+            Round(room_id=room_id, number=next_number, state=next_state)
+            if next_number is not None
+            else None
+        )
+        found.append(EntryPlay(play, position, session_number, _access(play, following)))
+    found.sort(key=lambda p: (p.session_number, p.play.round.number))
+    return found
+
+
+def entry_open_plays(entry, plays: list[EntryPlay] | None = None) -> list[TablePlay]:
     """The finished table-rounds where ``entry`` sat whose sheets his table may still enter
     and confirm (after «Конец тура!», or opened again by the director): his phone links
-    them. One query that returns only those: :func:`_access` for a finished round put as a
-    filter (opened by the director, or left to the clock while the room's following round
-    has not started or there is none), so the phone reads no round it does not show."""
-    following_state = Subquery(
-        Round.objects.filter(room=OuterRef("round__room"), number__gt=OuterRef("round__number"))
-        .order_by("number")
-        .values("state")[:1]
-    )
-    return list(
-        TablePlay.objects.filter(
-            round__state=Round.State.FINISHED,
-            round__placements__entry=entry,
-            round__placements__table=F("table"),
-        )
-        .exclude(players_access=TablePlay.Access.CLOSED)
-        .annotate(following_state=following_state)
-        .filter(
-            Q(players_access=TablePlay.Access.OPEN)
-            | Q(following_state__isnull=True)
-            | Q(following_state=Round.State.PENDING)
-        )
-        .select_related("round", "table")
-        .order_by("round__number")
-    )
+    them. From :func:`entry_plays` (``plays``: already read by the caller), by the rule of
+    :func:`players_access`."""
+    if plays is None:
+        plays = entry_plays(entry)
+    return [p.play for p in plays if p.play.round.state == Round.State.FINISHED and p.access.open]
 
 
 def _actor(play: TablePlay, by_user, by_entry) -> PlayersAccess | None:
@@ -506,8 +577,7 @@ def round_access_set(rnd: Round, access: str, *, by_user) -> int:
 def _console_changed(play: TablePlay) -> None:
     """What the room's console shows changed: its poller rebuilds the grid (events/clockdoc);
     and what the phones of the table's players show of it (their own sheets and points)."""
-    clockdoc.room_changed(play.round.room_id, clock=False)
-    clockdoc.entries_changed(_seated_entries(play))
+    clockdoc.room_and_entries_changed(play.round.room_id, _seated_entries(play))
 
 
 def _queue_after_commit(task: str, args: list, *, otherwise=None) -> None:
@@ -536,6 +606,14 @@ def _locked_play(play: TablePlay) -> TablePlay:
     )
     if "table" in play._state.fields_cache:
         locked.table = play.table
+    # What the caller read a moment ago of the table-round's neighbours, kept: who sits at
+    # the table, and the room's following round (a round's start does not lock its tables'
+    # rows, so reading it again under this lock would be no fresher).
+    if "_seated_entries" in play.__dict__:
+        locked.__dict__["_seated_entries"] = play.__dict__["_seated_entries"]
+    known = play._state.fields_cache.get("round")
+    if known is not None and "following_round" in known.__dict__ and known.pk == locked.round_id:
+        locked.round.following_round = known.following_round
     return locked
 
 
@@ -609,7 +687,12 @@ def sheet_record(
         access = _actor(play, by_user, by_entry)
         late = access is not None and access.late
         checked = sheet_check(play, deal, data)
-        sheet = ScoreSheet.objects.select_related("current").filter(play=play, deal=deal).first()
+        sheet = (
+            ScoreSheet.objects.select_related("current")
+            .filter(play=play, deal=deal)
+            .order_by()
+            .first()
+        )
         director = by_user is not None
         if sheet is None or sheet.current_id is None:
             _check_expected(sheet, expected_version)
@@ -707,7 +790,7 @@ def sheet_confirm(sheet: ScoreSheet, *, by_entry=None, by_user=None) -> ScoreShe
 def sheet_restore(sheet: ScoreSheet, number: int, *, by_user, note: str = "") -> Recorded:
     """The director settles a dispute with a version from the history (e.g. the players'
     proposal): it becomes a new current version; nothing is deleted."""
-    version = sheet.versions.filter(number=number).first()
+    version = sheet.versions.filter(number=number).order_by().first()
     if version is None:
         raise ValidationError({"version": _("No version %(n)s of this sheet.") % {"n": number}})
     note = note or _("version %(n)d accepted") % {"n": version.number}
@@ -744,9 +827,11 @@ def adjustment_create(
         play = _locked_play(play)
         _check_director(by_user, _event_of(play))
         errors: dict[str, str] = {}
-        seat = Seat.objects.filter(
-            round_id=play.round_id, table_id=play.table_id, entry=entry
-        ).first()
+        seat = (
+            Seat.objects.filter(round_id=play.round_id, table_id=play.table_id, entry=entry)
+            .order_by()
+            .first()
+        )
         if seat is None:
             errors["entry"] = _("%(name)s does not sit at table %(table)d in round %(round)d.") % {
                 "name": entry.full_name,
@@ -821,6 +906,7 @@ def table_play_find(event: Event, *, round_id, table) -> TablePlay:
     rnd = (
         Round.objects.filter(room__session__event=event, pk=round_id)
         .select_related("room__session")
+        .order_by()
         .first()
         if str(round_id or "").isascii() and str(round_id or "").isdigit()
         else None
@@ -834,6 +920,7 @@ def table_play_find(event: Event, *, round_id, table) -> TablePlay:
     play = (
         TablePlay.objects.filter(round=rnd, table__number=number)
         .select_related("round__room__session__event", "table", "board_set")
+        .order_by()
         .first()
         if number > 0
         else None

@@ -157,7 +157,7 @@ def play_detail(request, pk, play_pk):
 
 
 def _deal_of(play: TablePlay, number: int) -> Deal:
-    deal = play.board_set.deals.filter(number=number).select_related("board_set").first()
+    deal = play.board_set.deals.filter(number=number).select_related("board_set").order_by().first()
     if deal is None:
         raise Http404(_("No such deal in this set."))
     return deal
@@ -169,7 +169,9 @@ def sheet_form(request, pk, play_pk, number):
     event = event_for(request.user, pk)
     play = _play(event, play_pk)
     deal = _deal_of(play, number)
-    sheet = ScoreSheet.objects.filter(play=play, deal=deal).select_related("current").first()
+    sheet = (
+        ScoreSheet.objects.filter(play=play, deal=deal).select_related("current").order_by().first()
+    )
     players = _players(play)
     if request.method == "POST":
         step = scorer_step(request.POST, play, deal, players, by_user=request.user)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from events.links import table_by_key
 from events.models import Round, Seat, Table
-from events.rounds import room_current_round
+from events.rounds import room_current_round, room_round
 from scoring import display, services
 from scoring.models import ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
@@ -43,7 +43,7 @@ def _round_of(table: Table, number: int | None = None) -> Round | None:
     else the latest over, else the first."""
     if number is None:
         return room_current_round(table.room)
-    rnd = table.room.rounds.filter(number=number).first()
+    rnd = room_round(table.room, number)
     if rnd is None:
         raise Http404(_("There is no round %(n)d in this room.") % {"n": number})
     return rnd
@@ -52,7 +52,12 @@ def _round_of(table: Table, number: int | None = None) -> Round | None:
 def _play(table: Table, rnd: Round | None) -> TablePlay | None:
     if rnd is None:
         return None
-    play = TablePlay.objects.select_related("board_set").filter(round=rnd, table=table).first()
+    play = (
+        TablePlay.objects.select_related("board_set")
+        .filter(round=rnd, table=table)
+        .order_by()
+        .first()
+    )
     if play is not None:
         # The table came with its room, session and event: no second join up to them.
         rnd.room = table.room
@@ -84,6 +89,8 @@ def _context(request, table: Table, round_number: int | None = None) -> dict:
     rnd = _round_of(table, round_number)
     play = _play(table, rnd)
     seats = sorted(_seats(play), key=lambda s: TABLE_ORDER.index(s.position)) if play else []
+    if play is not None:
+        play.__dict__["_seated_entries"] = [s.entry_id for s in seats]  # the writes check it
     me = _me(request, seats)
     # Asked of the service before any button is offered: the page never offers what the
     # write would refuse, and says why instead.
@@ -205,7 +212,7 @@ def home(request, key, round_number=None):
 
 
 def _deal(play: TablePlay, number: int):
-    deal = play.board_set.deals.filter(number=number).select_related("board_set").first()
+    deal = play.board_set.deals.filter(number=number).select_related("board_set").order_by().first()
     if deal is None:
         raise Http404(_("There is no deal %(n)d in the set this table plays.") % {"n": number})
     return deal
@@ -248,6 +255,7 @@ def deal_form(request, key, number, round_number=None):
     sheet = (
         ScoreSheet.objects.filter(play=play, deal=deal)
         .select_related("current__entered_by_entry")
+        .order_by()
         .first()
     )
     return render(
@@ -280,6 +288,7 @@ def confirm(request, key, sheet_pk):
     sheet = (
         ScoreSheet.objects.filter(play__table=table, pk=sheet_pk)
         .select_related("play__round", "deal__board_set")
+        .order_by()
         .first()
     )
     if sheet is None:
