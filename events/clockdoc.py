@@ -75,6 +75,11 @@ def entry_key(entry_id: int) -> str:
     return f"phone:entry:{entry_id}"
 
 
+def table_key(table_id: int) -> str:
+    """A table's own token: its sheets, adjustments and players' access (its pages)."""
+    return f"table:{table_id}"
+
+
 def clock_key(room_id: int) -> str:
     return _clock_key(room_id)
 
@@ -169,11 +174,21 @@ def room_changed(room_id: int, *, clock: bool = True) -> None:
     )
 
 
-def room_and_entries_changed(room_id: int, entry_ids) -> None:
-    """:func:`room_changed` (not its clock) and :func:`entries_changed` in one go: a sheet
-    or an adjustment changes the room's console and its players' phones."""
+def room_and_entries_changed(room_id: int, entry_ids, table_id: int | None = None) -> None:
+    """:func:`room_changed` (not its clock), :func:`entries_changed` and
+    :func:`tables_changed` in one go: a sheet or an adjustment changes the room's console,
+    its players' phones and the table's pages."""
     keys = [_console_key(room_id), *(entry_key(pk) for pk in sorted(set(entry_ids)))]
+    if table_id is not None:
+        keys.append(table_key(table_id))
     _bump_now_and_after_commit(keys)
+
+
+def tables_changed(table_ids) -> None:
+    """What these tables' pages read of their table-rounds changed (their players' access)."""
+    keys = [table_key(pk) for pk in sorted(set(table_ids))]
+    if keys:
+        _bump_now_and_after_commit(keys)
 
 
 def entries_changed(entry_ids) -> None:
@@ -389,6 +404,17 @@ def _player_room(key: str, setup: str) -> dict:
         cache.set(entry_key, mapping, DOC_TIMEOUT)
     _memo.put(("entry", key), mapping)
     return mapping
+
+
+def local_by_tokens(key: tuple, build):
+    """What this process holds under ``key``, a key made of tokens the caller has just read
+    (so what it holds never changes meaning), else ``build()``, kept. Not shared with the
+    other processes: for objects its threads only read (a table's rows for its pages)."""
+    value = _memo.get(key)
+    if value is None:
+        value = build()
+        _memo.put(key, value)
+    return value
 
 
 def by_tokens(key: str, build):

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, IntegerField, OuterRef, Subquery, Value, When
+from django.db.models import Case, F, IntegerField, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -128,36 +128,22 @@ def room_current_round(room) -> Round | None:
         default=F("number"),
         output_field=IntegerField(),
     )
-    rounds = _with_following(room.rounds.annotate(current_rank=rank, current_order=order))
-    return _following_set(rounds.order_by("current_rank", "current_order").first())
+    rnd = room.rounds.annotate(current_rank=rank, current_order=order)
+    rnd = rnd.order_by("current_rank", "current_order").first()
+    if rnd is not None:
+        following = room.rounds.filter(number__gt=rnd.number).order_by("number").first()
+        rnd.following_round = following  # who may still write a finished round asks it
+    return rnd
 
 
 def room_round(room, number: int) -> Round | None:
-    """The room's round ``number`` (None if it has none), with its following round."""
-    return _following_set(_with_following(room.rounds.filter(number=number)).order_by().first())
-
-
-def _with_following(rounds):
-    """The rounds, each with its room's following round (who may still write a finished
-    round's sheets asks it) in the same row: no second query."""
-    later = Round.objects.filter(room_id=OuterRef("room_id"), number__gt=OuterRef("number"))
-    later = later.order_by("number")
-    return rounds.annotate(
-        next_pk=Subquery(later.values("pk")[:1]),
-        next_number=Subquery(later.values("number")[:1]),
-        next_state=Subquery(later.values("state")[:1]),
-    )
-
-
-def _following_set(rnd: Round | None) -> Round | None:
-    """``rnd.following_round``: the following round as read by :func:`_with_following`
-    (its number and state; None for the last round)."""
-    if rnd is not None:
-        rnd.following_round = (
-            Round(pk=rnd.next_pk, room_id=rnd.room_id, number=rnd.next_number, state=rnd.next_state)
-            if rnd.next_pk is not None
-            else None
-        )
+    """The room's round ``number`` (None if it has none), with its following round (who may
+    still write a finished round's sheets asks it), both in one plain query."""
+    found = list(room.rounds.filter(number__gte=number).order_by("number")[:2])
+    if not found or found[0].number != number:
+        return None
+    rnd = found[0]
+    rnd.following_round = found[1] if len(found) > 1 else None
     return rnd
 
 

@@ -249,14 +249,39 @@ def places_html(entry: Entry) -> str:
     html = cache.get(cache_key)
     if html is None:
         html = render_to_string("player/_places.html", player_page(entry, tokens=tokens))
-        cache.set(cache_key, html, FRAGMENT_TIMEOUT)
+        # With it, the language his phone reads it in: the worker builds the next one.
+        lang = translation.get_language() or ""
+        cache.set_many({cache_key: html, _lang_key(entry.pk): lang}, FRAGMENT_TIMEOUT)
     return html
+
+
+def _lang_key(entry_pk: int) -> str:
+    return f"phone:lang:{entry_pk}"
+
+
+def fragments_build(entry_ids) -> int:
+    """Build again, ahead of their phones, the fragments of these players (a sheet or an
+    adjustment at their table changed them): the Celery worker calls it once the write is
+    committed and its tokens are bumped, so the phones' next polls find it in the cache
+    instead of building it in the request. Only for a phone that has asked (in the language
+    it last asked in); a change meanwhile makes a new key, and the phone builds that one
+    itself. The number built."""
+    ids = sorted(set(entry_ids))
+    langs = cache.get_many([_lang_key(pk) for pk in ids])
+    asked = [pk for pk in ids if _lang_key(pk) in langs]
+    built = 0
+    for entry in Entry.objects.select_related("event").filter(pk__in=asked).order_by():
+        with translation.override(langs[_lang_key(entry.pk)] or None):
+            places_html(entry)
+        built += 1
+    return built
 
 
 __all__ = [
     "Place",
     "ResultRow",
     "Results",
+    "fragments_build",
     "places_html",
     "player_page",
     "player_results",

@@ -566,6 +566,9 @@ def round_access_set(rnd: Round, access: str, *, by_user) -> int:
         )
         if changed:
             clockdoc.room_changed(rnd.room_id, clock=False)
+            clockdoc.tables_changed(
+                TablePlay.objects.filter(round=rnd).values_list("table_id", flat=True)
+            )
             clockdoc.entries_changed(
                 Seat.objects.filter(round=rnd, entry__isnull=False).values_list(
                     "entry_id", flat=True
@@ -574,10 +577,23 @@ def round_access_set(rnd: Round, access: str, *, by_user) -> int:
         return changed
 
 
-def _console_changed(play: TablePlay) -> None:
+def _console_changed(play: TablePlay, changed_deals=()) -> None:
     """What the room's console shows changed: its poller rebuilds the grid (events/clockdoc);
-    and what the phones of the table's players show of it (their own sheets and points)."""
-    clockdoc.room_and_entries_changed(play.round.room_id, _seated_entries(play))
+    and what the phones of the table's players show of it (their own sheets and points).
+    ``changed_deals``: deals whose comparison moved (see :func:`_mark_stale`).
+
+    One task after commit (queued after the tokens' second bump, an earlier hook) does the
+    rest in the worker: it recomputes the deals, then builds the players' fragments under the
+    keys their phones will ask for. Without a broker the deals are recomputed here and the
+    phones build their fragments themselves."""
+    entries = [pk for pk in _seated_entries(play) if pk is not None]
+    clockdoc.room_and_entries_changed(play.round.room_id, entries, play.table_id)
+    ids, session = _mark_stale(changed_deals, play)
+    _queue_after_commit(
+        "scoring.table_changed",
+        [ids, session.pk if session is not None else None, entries],
+        otherwise=_recompute_here(ids, session) if ids else None,
+    )
 
 
 def _queue_after_commit(task: str, args: list, *, otherwise=None) -> None:
@@ -598,12 +614,20 @@ def _queue_after_commit(task: str, args: list, *, otherwise=None) -> None:
 
 def _locked_play(play: TablePlay) -> TablePlay:
     """The table-round locked, with its round as of now (the rule of who may write reads its
-    state) and the event (the rules); its table, already known, without another join."""
+    state) and the event (the rules); its table, room, session and event, if the caller
+    has just read them, without another join."""
+    known = play._state.fields_cache.get("round")
+    room = known._state.fields_cache.get("room") if known is not None else None
+    upward = room is not None and _has_path(room, "session", "event")
     locked = (
         TablePlay.objects.select_for_update(of=("self",))
-        .select_related("round__room__session__event")
+        .select_related("round" if upward else "round__room__session__event")
         .get(pk=play.pk)
     )
+    if upward and room.pk == locked.round.room_id:
+        locked.round.room = room
+    elif upward:  # moved to another room meanwhile: read it
+        locked.round = Round.objects.select_related("room__session__event").get(pk=locked.round_id)
     if "table" in play._state.fields_cache:
         locked.table = play.table
     # What the caller read a moment ago of the table-round's neighbours, kept: who sits at
@@ -611,10 +635,18 @@ def _locked_play(play: TablePlay) -> TablePlay:
     # rows, so reading it again under this lock would be no fresher).
     if "_seated_entries" in play.__dict__:
         locked.__dict__["_seated_entries"] = play.__dict__["_seated_entries"]
-    known = play._state.fields_cache.get("round")
     if known is not None and "following_round" in known.__dict__ and known.pk == locked.round_id:
         locked.round.following_round = known.following_round
     return locked
+
+
+def _has_path(obj, *names: str) -> bool:
+    """Whether the related objects ``obj.<name>.<name>…`` are loaded (no query to follow)."""
+    for name in names:
+        obj = obj._state.fields_cache.get(name)
+        if obj is None:
+            return False
+    return True
 
 
 # --- recording ------------------------------------------------------------------------------
@@ -703,8 +735,7 @@ def sheet_record(
             sheet.status = ScoreSheet.Status.CONFIRMED if director else ScoreSheet.Status.ENTERED
             sheet.late = sheet.late or late
             sheet.save()
-            _scores_changed([deal.pk], play)
-            _console_changed(play)
+            _console_changed(play, [deal.pk])
             return Recorded(sheet, version, "created")
         if essence_of_data(sheet.current.data, play, deal) == checked.essence:
             if director and sheet.status != ScoreSheet.Status.CONFIRMED:
@@ -731,8 +762,7 @@ def sheet_record(
         sheet.status = ScoreSheet.Status.CONFIRMED
         sheet.save()
         changed = [deal.pk, *_running_pot_resettle(play, deal)]
-        _scores_changed(changed, play)
-        _console_changed(play)
+        _console_changed(play, changed)
         return Recorded(sheet, version, "corrected")
 
 
@@ -893,9 +923,7 @@ def adjustment_create(
             reason=reason[:200],
             created_by=by_user,
         )
-        if deal is not None:
-            _scores_changed([deal.pk])
-        _console_changed(play)
+        _console_changed(play, [deal.pk] if deal is not None else [])
         return adjustment
 
 
@@ -1051,8 +1079,7 @@ def adjustments_table_create(
                 for d, s in wanted
             ]
         )
-        _scores_changed([d.pk for d in deals])
-        _console_changed(play)
+        _console_changed(play, [d.pk for d in deals])
         return TableScores(
             adjustments=made,
             players=len({s.entry_id for _d, s in wanted}),
@@ -1068,29 +1095,35 @@ def adjustment_delete(adjustment: Adjustment, *, by_user) -> None:
         _check_director(by_user, _event_of(adjustment.play))
         deal_id = adjustment.deal_id
         adjustment.delete()
-        if deal_id is not None:
-            _scores_changed([deal_id])
-        _console_changed(adjustment.play)
+        _console_changed(adjustment.play, [deal_id] if deal_id is not None else [])
 
 
 # --- recomputing ----------------------------------------------------------------------------
 
 
-def _scores_changed(deal_ids: list[int], play: TablePlay | None = None) -> None:
-    """Mark the deals' comparisons stale; the worker recomputes them once the write is
-    committed (a reader recomputes whatever is still stale, so a save is in the standings at
-    the next read all the same, and nothing is lost if the task never runs). ``play``: the
-    table-round they were played in (its session known: the task need not find it)."""
-    from scoring import standings
-
+def _mark_stale(deal_ids, play: TablePlay | None):
+    """Mark the deals' comparisons stale (sorted ids returned), and their session if ``play``
+    came with it: the worker recomputes them once the write is committed (a reader
+    recomputes whatever is still stale, so a change is in the standings at the next read all
+    the same, and nothing is lost if the task never runs)."""
     ids = sorted(set(deal_ids))
-    Deal.objects.filter(pk__in=ids).update(scores_stale=True)
-    session = play.round.room.session if play is not None else None
-    _queue_after_commit(
-        "scoring.deals_recompute",
-        [ids, session.pk if session is not None else None],
-        otherwise=lambda: standings.deals_recompute(ids, session=session),
-    )
+    if ids:
+        Deal.objects.filter(pk__in=ids).update(scores_stale=True)
+    session = None
+    if play is not None and "round" in play._state.fields_cache:
+        room = play.round._state.fields_cache.get("room")
+        if room is not None:
+            session = room._state.fields_cache.get("session")
+    return ids, session
+
+
+def _recompute_here(ids: list[int], session):
+    def recompute():
+        from scoring import standings
+
+        standings.deals_recompute(ids, session=session)
+
+    return recompute
 
 
 # --- the round's end ------------------------------------------------------------------------

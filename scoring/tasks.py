@@ -8,7 +8,7 @@ reader recomputes whatever deal is still stale (``scoring.standings``).
 from celery import shared_task
 
 from events.models import Session
-from scoring import standings
+from scoring import player_page, standings
 
 
 @shared_task(name="scoring.deals_recompute", ignore_result=True)
@@ -16,3 +16,12 @@ def deals_recompute(deal_ids: list[int], session_id: int | None = None) -> None:
     """The comparison of these deals and the totals they move (only the still stale ones)."""
     session = Session.objects.select_related("event").filter(pk=session_id).first()
     standings.deals_recompute(deal_ids, session=session)
+
+
+@shared_task(name="scoring.table_changed", ignore_result=True)
+def table_changed(deal_ids: list[int], session_id: int | None, entry_ids: list[int]) -> None:
+    """A table's sheet or adjustment changed: the comparison of its deals (the still stale
+    ones), then its players' seat fragments, built ahead of their phones' next poll."""
+    if deal_ids:
+        deals_recompute(deal_ids, session_id)
+    player_page.fragments_build(entry_ids)

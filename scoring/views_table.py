@@ -7,6 +7,8 @@ scoring.services; these views only translate.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
@@ -16,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from events import clockdoc
 from events.links import table_by_key
 from events.models import Round, Seat, Table
 from events.rounds import room_current_round, room_round
@@ -85,12 +88,59 @@ def _who_query(request, me: Seat | None) -> str:
     return f"me={key}" if key == me.entry.key else f"as={me.position}"
 
 
-def _context(request, table: Table, round_number: int | None = None) -> dict:
+@dataclass(frozen=True)
+class _TableState:
+    """What a table's pages read of its round at every request of its phone: the table (with
+    room, session, event), the round (with its following round), the set and the seats."""
+
+    table: Table
+    round: Round | None
+    play: TablePlay | None
+    seats: tuple[Seat, ...]
+
+
+def _table_state(key: str, round_number: int | None) -> _TableState:
+    """The table's state (the round asked for, else its current one). The phone asks for the
+    same rows at every page, deal form, «Check» and «Save», each perhaps served by another
+    process: they are kept in the shared cache and in this process under the tokens that
+    change with them — the setup (seating, the event's details and rules), the room's clock
+    (every round's state) and the table's own (its players' access, its sheets:
+    ``events.clockdoc.table_key``). One round trip to the cache then, no query; a change
+    bumps a token, so the next request reads the rows again. The writes read what they
+    decide on again under their lock (``scoring.services``). The process's threads share
+    the objects: nothing here or in the views changes them."""
+    read = []  # the table, if its ids had to be read (the state below then reuses it)
+
+    def ids_of():
+        read.append(_table(key))
+        return _ids_of(read[0])
+
+    table_id, room_id = clockdoc.local_by_tokens(("table-ids", key), ids_of)
+    tokens = clockdoc.tokens(
+        [clockdoc.SETUP, clockdoc.clock_key(room_id), clockdoc.table_key(table_id)]
+    )
+    memo_key = ":".join(["table", key, str(round_number), *(tokens[k] for k in sorted(tokens))])
+    return clockdoc.by_tokens(
+        memo_key, lambda: _read_state(read[0] if read else _table(key), round_number)
+    )
+
+
+def _ids_of(table: Table) -> tuple[int, int]:
+    return table.pk, table.room_id  # a table never changes rooms
+
+
+def _read_state(table: Table, round_number: int | None) -> _TableState:
     rnd = _round_of(table, round_number)
     play = _play(table, rnd)
     seats = sorted(_seats(play), key=lambda s: TABLE_ORDER.index(s.position)) if play else []
     if play is not None:
         play.__dict__["_seated_entries"] = [s.entry_id for s in seats]  # the writes check it
+    return _TableState(table, rnd, play, tuple(seats))
+
+
+def _context(request, key: str, round_number: int | None = None) -> dict:
+    state = _table_state(key, round_number)
+    table, rnd, play, seats = state.table, state.round, state.play, list(state.seats)
     me = _me(request, seats)
     # Asked of the service before any button is offered: the page never offers what the
     # write would refuse, and says why instead.
@@ -162,8 +212,8 @@ def _result(sheet: ScoreSheet | None, deal, seats: list[Seat]) -> dict | None:
 
 @never_cache
 def home(request, key, round_number=None):
-    table = _table(key)
-    ctx = _context(request, table, round_number)
+    ctx = _context(request, key, round_number)
+    table = ctx["table"]
     play = ctx["play"]
     rows = []
     if play:
@@ -220,8 +270,8 @@ def _deal(play: TablePlay, number: int):
 
 @never_cache
 def deal_form(request, key, number, round_number=None):
-    table = _table(key)
-    ctx = _context(request, table, round_number)
+    ctx = _context(request, key, round_number)
+    table = ctx["table"]
     play = ctx["play"]
     if play is None:
         raise Http404(_("This table has no set to play yet."))
@@ -284,16 +334,16 @@ def deal_form(request, key, number, round_number=None):
 
 @require_POST
 def confirm(request, key, sheet_pk):
-    table = _table(key)
+    table_id, _room_id = clockdoc.local_by_tokens(("table-ids", key), lambda: _ids_of(_table(key)))
     sheet = (
-        ScoreSheet.objects.filter(play__table=table, pk=sheet_pk)
+        ScoreSheet.objects.filter(play__table_id=table_id, pk=sheet_pk)
         .select_related("play__round", "deal__board_set")
         .order_by()
         .first()
     )
     if sheet is None:
         raise Http404(_("No such sheet at this table."))
-    ctx = _context(request, table, sheet.play.round.number)
+    ctx = _context(request, key, sheet.play.round.number)
     me = ctx["me"]
     url = f"{ctx['round_url']}?{ctx['who']}"
     try:

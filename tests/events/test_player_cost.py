@@ -10,7 +10,7 @@ from django.utils import translation
 from events import rounds
 from events import services as event_services
 from events.models import Entry, Round, Seat
-from scoring import services, standings
+from scoring import player_page, services, standings
 from scoring.models import TablePlay
 from tests.conftest import seat_players
 from tests.scoring.conftest import THREE_DIAMONDS, deal_of, play_of
@@ -227,3 +227,25 @@ def test_another_tables_save_leaves_a_players_fragment_in_the_cache(client, dire
     services.sheet_record(mine, deal_of(mine, 1), THREE_DIAMONDS, by_user=director)
     assert _fragment_queries(client, north) > cached  # his own table: built again
     assert _fragment_queries(client, north) == cached
+
+
+def test_the_worker_builds_the_fragments_a_save_changed_in_the_language_each_phone_reads(
+    client, director, session15, django_assert_max_num_queries
+):
+    """After a save the worker builds the fragments of the table's phones (those that have
+    asked, in their language): their next poll reads the entry alone and shows the save."""
+    rounds.round_start(Round.objects.get(room__session=session15, number=1))
+    play = play_of(session15, 1, 1)
+    seats = {s.position: s.entry for s in Seat.objects.filter(round=play.round, table=play.table)}
+    north, east = seats["N"], seats["E"]
+    assert client.get(f"/p/{north.key}/places", HTTP_ACCEPT_LANGUAGE="ru").status_code == 200
+    assert client.get(f"/p/{east.key}/places", HTTP_ACCEPT_LANGUAGE="en").status_code == 200
+    services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_entry=north)
+    # The third player's phone never asked: nothing is built for it.
+    assert player_page.fragments_build([s.pk for s in seats.values()]) == 2
+    with django_assert_max_num_queries(CACHED_MAX):
+        body = client.get(f"/p/{north.key}/places", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "1.1 <small" in body and "тур 1" in body
+    with django_assert_max_num_queries(CACHED_MAX):
+        body = client.get(f"/p/{east.key}/places", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "1.1 <small" in body and "round 1" in body

@@ -211,10 +211,11 @@ def test_a_round_shorter_than_the_warning_window_gets_no_warning(session15):
     assert not Announcement.objects.filter(round=rnd, kind="warning").exists()
 
 
-def test_the_rooms_current_round_in_one_query_is_the_clocks_rule(
+def test_the_rooms_current_round_in_two_one_row_queries_is_the_clocks_rule(
     session15, django_assert_num_queries
 ):
-    """``room_current_round`` reads one row, and answers as ``clock.current_round`` over all
+    """``room_current_round`` reads one row, and one more for the round that follows it (who
+    may still write a finished round asks it); it answers as ``clock.current_round`` over all
     the room's rounds in every state the room goes through."""
     from events import clock
 
@@ -222,8 +223,10 @@ def test_the_rooms_current_round_in_one_query_is_the_clocks_rule(
     first, second = list(room.rounds.order_by("number"))[:2]
 
     def both():
-        with django_assert_num_queries(1):
+        with django_assert_num_queries(2):
             one = rounds.room_current_round(room)
+        later = list(room.rounds.filter(number__gt=one.number).order_by("number"))
+        assert one.following_round == (later[0] if later else None)
         return one, clock.current_round(list(room.rounds.order_by("number")))
 
     seen = []
@@ -241,3 +244,20 @@ def test_the_rooms_current_round_in_one_query_is_the_clocks_rule(
         assert one == rule
         seen.append(one.number)
     assert seen == [1, 1, 1, 1, 1, 2, 2]
+
+
+def test_a_rooms_round_by_number_comes_with_its_following_round_in_one_query(
+    session15, django_assert_num_queries
+):
+    room = session15.rooms.get()
+    numbers = list(room.rounds.order_by("number").values_list("number", flat=True))
+    for number in numbers:
+        with django_assert_num_queries(1):
+            rnd = rounds.room_round(room, number)
+        assert rnd.number == number
+        following = rnd.following_round
+        assert (following.number if following else None) == next(
+            (n for n in numbers if n > number), None
+        )
+    with django_assert_num_queries(1):
+        assert rounds.room_round(room, max(numbers) + 1) is None

@@ -1,0 +1,101 @@
+"""The table's pages keep its table, round, set and seats under the tokens that change with
+them (``scoring.views_table._table_state``): a phone's page, deal form, «Check» and «Save»
+read them once per change, and every change that matters shows on the very next request —
+the round's clock, the director's access, a substitute, the seating, the table's sheets."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from events import rounds
+from events import services as event_services
+from events.models import Round, Seat
+from movements.services import seat_substitute
+from scoring import services
+from tests.scoring.conftest import play_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def running(session15):
+    rounds.round_start(Round.objects.get(room__session=session15, number=1))
+    return play_of(session15, 1, 1)
+
+
+def _get(client, url):
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode(), len(captured)
+
+
+def test_the_second_request_of_a_table_reads_none_of_its_table_round_set_or_seats(client, running):
+    url = f"/t/{running.table.key}/rounds/1/deals/1/"
+    _body, first = _get(client, url)
+    _body, again = _get(client, url)
+    # Table, round (with the next), set and seats: four queries fewer; the deal and the
+    # sheet are still read.
+    assert again == first - 4
+    assert again <= 3
+
+
+def test_the_end_of_the_round_and_the_start_of_the_next_show_on_the_next_request(client, running):
+    url = f"/t/{running.table.key}/rounds/1/deals/1/"
+    assert client.get(url).context["access"] == services.players_access(running)
+    assert not client.get(url).context["access"].late
+    rounds.round_end_now(Round.objects.get(pk=running.round_id))
+    access = client.get(url).context["access"]
+    assert access.open and access.late  # after «Конец тура!»: still open, marked late
+    assert client.get(f"/t/{running.table.key}/").context["round"].state == "finished"
+    rounds.round_start(Round.objects.get(room=running.round.room, number=2))
+    assert not client.get(url).context["access"].open  # its next round has started
+    assert client.get(f"/t/{running.table.key}/").context["round"].number == 2
+
+
+def test_a_table_the_director_closes_is_closed_on_its_next_request(client, running, director):
+    url = f"/t/{running.table.key}/rounds/1/deals/1/"
+    _get(client, url)
+    rounds.round_end_now(Round.objects.get(pk=running.round_id))
+    _get(client, url)
+    services.play_access_set(running, "closed", by_user=director)
+    body, _ = _get(client, url)
+    assert 'name="check"' not in body
+    assert "судья его закрыл" in body or "закрыл" in body
+    # Opened again (the whole round, from the scores page): the form is back.
+    services.round_access_set(running.round, "open", by_user=director)
+    body, _ = _get(client, url)
+    assert 'name="check"' in body
+
+
+def test_a_substitute_shows_at_the_table_on_its_next_request(client, session15, director):
+    play = play_of(session15, 1, 1)
+    url = f"/t/{play.table.key}/rounds/1/deals/1/"
+    leaving = Seat.objects.get(round=play.round, table=play.table, position="N").entry
+    body, _ = _get(client, url)
+    assert leaving.full_name in body
+    late = event_services.entry_create(session15.event, last_name="Поздний", first_name="Пётр")
+    seat_substitute(session15, leaving=leaving, arriving=late, from_round=1, by=director)
+    body, _ = _get(client, url)
+    assert "Поздний" in body and leaving.full_name not in body
+
+
+def test_a_sheet_saved_shows_on_the_tables_page_at_once(client, running):
+    url = f"/t/{running.table.key}/"
+    body, _ = _get(client, url)
+    assert "Подтвердить" not in body
+    north = Seat.objects.get(round=running.round, table=running.table, position="N").entry
+    services.sheet_record(
+        running,
+        running.board_set.deals.get(number=1),
+        {
+            "declarer": "N",
+            "contract": "three",
+            "trump": "diamonds",
+            "defenders": {"E": "whist", "S": "pass"},
+            "tricks": {"N": 7, "E": 3},
+        },
+        by_entry=north,
+    )
+    body, _ = _get(client, url)
+    assert "Подтвердить" in body
