@@ -390,3 +390,40 @@ def test_publishing_without_javascript_comes_back_to_the_console(director_client
         {"public": "0", "next": "https://elsewhere.example/"},
     )
     assert away["Location"] == f"/director/events/{event.pk}/scores/"
+
+
+def test_after_a_save_only_that_tables_row_is_read_again(session15, director):
+    """The grid's rows are kept per table (under its token): a save at table 2 reads the
+    sheets, deals and seats of table 2 alone, and the grid shows it; the other rows come as
+    they were. A substitute's name and the late marks at «Конец тура!» show as well."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from events.models import Seat
+    from events.services import entry_create
+    from movements.services import seat_substitute
+
+    start(_round(session15))
+    room = _room(session15)
+    console_state(room)  # every row built and kept
+    play = play_of(session15, 1, 2)
+    services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_user=director)
+    with CaptureQueriesContext(connection) as captured:
+        state = console_state(room)
+    sheet_reads = [q["sql"] for q in captured if '"scoring_scoresheet"' in q["sql"]]
+    rows_read = [sql for sql in sheet_reads if "play_id" in sql and " IN (" in sql]
+    assert len(rows_read) == 1 and f"IN ({play.pk})" in rows_read[0]
+    by_table = {r.table: r for r in state.rows}
+    assert by_table[2].cells[0].state == "confirmed"
+    assert all(c.state == "not_played" for t, r in by_table.items() if t != 2 for c in r.cells)
+    # A substitute at table 3: his name is on its row at once.
+    leaving = Seat.objects.get(round__room=room, round__number=1, table__number=3, position="N")
+    late = entry_create(session15.event, last_name="Поздний", first_name="Пётр")
+    seat_substitute(session15, leaving=leaving.entry, arriving=late, from_round=1, by=director)
+    row3 = next(r for r in console_state(room).rows if r.table == 3)
+    assert row3.players[0]["name"] == late.full_name
+    # «Конец тура!»: the tables short of sheets are late.
+    rounds.round_end_now(Round.objects.get(room=room, number=1))
+    rows = {r.table: r for r in console_state(room).rows}
+    assert rows[1].late and all(c.state == "late" for c in rows[1].cells)
+    assert rows[2].late and rows[2].cells[0].state == "confirmed"
