@@ -734,7 +734,7 @@ def sheet_record(
             sheet.current = version
             sheet.status = ScoreSheet.Status.CONFIRMED if director else ScoreSheet.Status.ENTERED
             sheet.late = sheet.late or late
-            sheet.save()
+            sheet.save(update_fields=["current", "status", "late", "updated_at"])
             _console_changed(play, [deal.pk])
             return Recorded(sheet, version, "created")
         if essence_of_data(sheet.current.data, play, deal) == checked.essence:

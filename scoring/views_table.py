@@ -23,7 +23,7 @@ from events.links import table_by_key
 from events.models import Round, Seat, Table
 from events.rounds import room_current_round, room_round
 from scoring import display, services
-from scoring.models import ScoreSheet, TablePlay
+from scoring.models import Deal, ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.views import OUTCOMES, STALE_CHECK, _seats
 
@@ -97,6 +97,9 @@ class _TableState:
     round: Round | None
     play: TablePlay | None
     seats: tuple[Seat, ...]
+    # The set's deals, in order: fixed once the session is made (only their stale mark for
+    # the standings moves, which no page here reads).
+    deals: tuple[Deal, ...] = ()
 
 
 def _table_state(key: str, round_number: int | None) -> _TableState:
@@ -133,14 +136,19 @@ def _read_state(table: Table, round_number: int | None) -> _TableState:
     rnd = _round_of(table, round_number)
     play = _play(table, rnd)
     seats = sorted(_seats(play), key=lambda s: TABLE_ORDER.index(s.position)) if play else []
+    deals = ()
     if play is not None:
         play.__dict__["_seated_entries"] = [s.entry_id for s in seats]  # the writes check it
-    return _TableState(table, rnd, play, tuple(seats))
+        deals = tuple(play.board_set.deals.order_by("number"))
+        for deal in deals:
+            deal.board_set = play.board_set
+    return _TableState(table, rnd, play, tuple(seats), deals)
 
 
 def _context(request, key: str, round_number: int | None = None) -> dict:
     state = _table_state(key, round_number)
     table, rnd, play, seats = state.table, state.round, state.play, list(state.seats)
+    deals = list(state.deals)
     me = _me(request, seats)
     # Asked of the service before any button is offered: the page never offers what the
     # write would refuse, and says why instead.
@@ -152,6 +160,7 @@ def _context(request, key: str, round_number: int | None = None) -> dict:
         "round": rnd,
         "play": play,
         "seats": seats,
+        "deals": deals,
         "me": me,
         "me_key": request.GET.get("me", "") or request.POST.get("me", ""),
         "who": _who_query(request, me),
@@ -224,7 +233,7 @@ def home(request, key, round_number=None):
             )
         }
         by_entry = {s.entry_id: s.position for s in ctx["seats"]}
-        for deal in play.board_set.deals.order_by("number"):
+        for deal in ctx["deals"]:
             sheet = sheets.get(deal.pk)
             entered_by = (
                 by_entry.get(sheet.current.entered_by_entry_id) if sheet and sheet.current else None
@@ -261,8 +270,8 @@ def home(request, key, round_number=None):
     return render(request, "table/home.html", {**ctx, "rows": rows, "reopened": reopened})
 
 
-def _deal(play: TablePlay, number: int):
-    deal = play.board_set.deals.filter(number=number).select_related("board_set").order_by().first()
+def _deal(ctx: dict, number: int):
+    deal = next((d for d in ctx["deals"] if d.number == number), None)
     if deal is None:
         raise Http404(_("There is no deal %(n)d in the set this table plays.") % {"n": number})
     return deal
@@ -275,7 +284,7 @@ def deal_form(request, key, number, round_number=None):
     play = ctx["play"]
     if play is None:
         raise Http404(_("This table has no set to play yet."))
-    deal = _deal(play, number)
+    deal = _deal(ctx, number)
     players = {s.position: s.entry.full_name for s in ctx["seats"]}
     step, status = None, 200
     if not ctx["open_to_players"]:

@@ -34,10 +34,10 @@ def test_the_second_request_of_a_table_reads_none_of_its_table_round_set_or_seat
     url = f"/t/{running.table.key}/rounds/1/deals/1/"
     _body, first = _get(client, url)
     _body, again = _get(client, url)
-    # Table, round (with the next), set and seats: four queries fewer; the deal and the
-    # sheet are still read.
-    assert again == first - 4
-    assert again <= 3
+    # Table, round (with the next), set, seats and the set's deals: five queries fewer;
+    # the sheet is still read.
+    assert again == first - 5
+    assert again == 1
 
 
 def test_the_end_of_the_round_and_the_start_of_the_next_show_on_the_next_request(client, running):
