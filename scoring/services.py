@@ -31,7 +31,7 @@ from fractions import Fraction
 from celery import current_app
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Count, F, Max, OuterRef, Subquery
+from django.db.models import Count, Exists, F, Max, OuterRef, Subquery
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -612,18 +612,23 @@ def _queue_after_commit(task: str, args: list, *, otherwise=None) -> None:
     transaction.on_commit(send, robust=True)
 
 
-def _locked_play(play: TablePlay) -> TablePlay:
+def _locked_play(play: TablePlay, *, sheet_of: Deal | None = None) -> TablePlay:
     """The table-round locked, with its round as of now (the rule of who may write reads its
     state) and the event (the rules); its table, room, session and event, if the caller
-    has just read them, without another join."""
+    has just read them, without another join. ``sheet_of``: a deal whose sheet the caller
+    reads next; ``locked.has_sheet`` then says whether there is one (read in the same row:
+    a first save reads nothing more)."""
     known = play._state.fields_cache.get("round")
     room = known._state.fields_cache.get("room") if known is not None else None
     upward = room is not None and _has_path(room, "session", "event")
-    locked = (
-        TablePlay.objects.select_for_update(of=("self",))
-        .select_related("round" if upward else "round__room__session__event")
-        .get(pk=play.pk)
+    query = TablePlay.objects.select_for_update(of=("self",)).select_related(
+        "round" if upward else "round__room__session__event"
     )
+    if sheet_of is not None:
+        query = query.annotate(
+            has_sheet=Exists(ScoreSheet.objects.filter(play=OuterRef("pk"), deal=sheet_of))
+        )
+    locked = query.get(pk=play.pk)
     if upward and room.pk == locked.round.room_id:
         locked.round.room = room
     elif upward:  # moved to another room meanwhile: read it
@@ -713,18 +718,20 @@ def sheet_record(
     user's language, PermissionDenied for a wrong actor; nothing is saved on error.
     """
     with transaction.atomic():
-        play = _locked_play(play)
+        play = _locked_play(play, sheet_of=deal)
         # The deal as given (a set's deals never change; sheet_check checks it is the
         # play's set): its board set read once if the caller did not.
         access = _actor(play, by_user, by_entry)
         late = access is not None and access.late
         checked = sheet_check(play, deal, data)
-        sheet = (
-            ScoreSheet.objects.select_related("current")
-            .filter(play=play, deal=deal)
-            .order_by()
-            .first()
-        )
+        sheet = None
+        if play.has_sheet:  # no row yet (a first save): nothing to read
+            sheet = (
+                ScoreSheet.objects.select_related("current")
+                .filter(play=play, deal=deal)
+                .order_by()
+                .first()
+            )
         director = by_user is not None
         if sheet is None or sheet.current_id is None:
             _check_expected(sheet, expected_version)
