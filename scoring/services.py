@@ -35,7 +35,7 @@ from django.db.models import Count, Exists, F, Max, OuterRef, Subquery
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from events import clockdoc
+from events import afterwards, clockdoc
 from events.models import Event, Round, Seat, Table
 from scoring import rules
 from scoring.boards import board_layout
@@ -597,9 +597,11 @@ def _console_changed(play: TablePlay, changed_deals=()) -> None:
 
 
 def _queue_after_commit(task: str, args: list, *, otherwise=None) -> None:
-    """Queue ``task`` (by name: services do not import tasks) once the write is committed.
+    """Queue ``task`` (by name: services do not import tasks) once the write is committed
+    and its answer sent (``events.afterwards``: the writer does not wait for the broker).
     The write is done by then: a broker that cannot take the task is logged, not turned into
-    an error page, and ``otherwise`` (if given) does the work here instead."""
+    an error page, and ``otherwise`` (if given) does the work here instead. Nothing a reader
+    needs waits for it: readers recompute whatever is still stale."""
 
     def send():
         try:
@@ -609,7 +611,7 @@ def _queue_after_commit(task: str, args: list, *, otherwise=None) -> None:
             if otherwise is not None:
                 otherwise()
 
-    transaction.on_commit(send, robust=True)
+    afterwards.after_commit_and_response(send)
 
 
 def _locked_play(play: TablePlay, *, sheet_of: Deal | None = None) -> TablePlay:
