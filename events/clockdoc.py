@@ -417,6 +417,29 @@ def local_by_tokens(key: tuple, build):
     return value
 
 
+def many_by_tokens(keys: list[str], build_missing, *, timeout: int = 0) -> dict:
+    """:func:`by_tokens` for many keys at once: this process's copies, then one round trip
+    to the shared cache for the others, then ``build_missing(set of keys)`` (a dict by key)
+    for those still missing, stored. What it returns is shared: read it, never change it."""
+    found = {}
+    for key in keys:
+        value = _memo.get(key)
+        if value is not None:
+            found[key] = value
+    wanted = [key for key in keys if key not in found]
+    if wanted:
+        shared = cache.get_many(wanted)
+        missing = {key for key in wanted if key not in shared}
+        if missing:
+            built = build_missing(missing)
+            cache.set_many(built, timeout or DOC_TIMEOUT)
+            shared |= built
+        for key, value in shared.items():
+            _memo.put(key, value)
+        found |= shared
+    return found
+
+
 def by_tokens(key: str, build):
     """What is stored under ``key``, a key made of tokens (so what it holds never changes
     meaning): this process's copy, else the shared cache's, else ``build()``, stored."""

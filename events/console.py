@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.core.cache import cache
 from django.db.models import Count, F
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -218,12 +217,16 @@ def _rows(event_pk: int, rnd: Round) -> list[Row]:
         p.pk: f"console:row:{p.pk}:{tokens[clockdoc.table_key(p.table_id)]}:{setup}:{int(p.late)}"
         for p in plays
     }
-    found = cache.get_many(list(keys.values()))
-    missing = [p for p in plays if keys[p.pk] not in found]
-    if missing:
-        built = _build_rows(event_pk, rnd, missing)
-        cache.set_many({keys[pk]: row for pk, row in built.items()}, ROW_TIMEOUT)
-        found |= {keys[pk]: row for pk, row in built.items()}
+    found = clockdoc.many_by_tokens(
+        list(keys.values()),
+        lambda wanted: {
+            keys[pk]: row
+            for pk, row in _build_rows(
+                event_pk, rnd, [p for p in plays if keys[p.pk] in wanted]
+            ).items()
+        },
+        timeout=ROW_TIMEOUT,
+    )
     return [found[keys[p.pk]] for p in plays]
 
 
