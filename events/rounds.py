@@ -5,6 +5,8 @@ arguments: a conditional UPDATE on the round's state and end instant decides who
 so a late, duplicated or stale task (after a pause or an extension) changes nothing.
 """
 
+import logging
+import threading
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -18,6 +20,8 @@ from events import clock
 from events.models import Announcement, Round, Seat
 
 State = Round.State
+
+logger = logging.getLogger(__name__)
 
 
 def round_length(rnd: Round) -> timedelta:
@@ -57,7 +61,35 @@ def _schedule_timers(rnd: Round) -> None:
         if warning is not None and rnd.warned_at is None and warning > timezone.now():
             tasks.round_warning_due.apply_async((pk,), eta=warning)
 
-    transaction.on_commit(queue)
+    _queue_after_commit(queue, f"the timers of round {pk}")
+
+
+_unqueued = threading.local()
+
+
+def _queue_after_commit(queue, what: str) -> None:
+    """Hand timer tasks to the broker once the change is committed. A broker that cannot
+    take them neither undoes the change nor turns it into an error page: the round's end
+    still comes — from the first read of the room's clock after its time
+    (``events.clockdoc``) or the worker's sweep once the broker is back — and
+    :func:`timers_unqueued` tells the director's page to say so."""
+
+    def guarded():
+        try:
+            queue()
+        except Exception:
+            logger.warning("could not queue %s: the broker does not answer", what, exc_info=True)
+            _unqueued.happened = True
+
+    transaction.on_commit(guarded)
+
+
+def timers_unqueued() -> bool:
+    """Whether a timer task of this thread's changes since the last call could not be
+    queued (the broker is down); the answer is cleared by asking."""
+    happened = getattr(_unqueued, "happened", False)
+    _unqueued.happened = False
+    return happened
 
 
 def _clock_changed(room_id: int) -> None:
@@ -325,7 +357,10 @@ def _after_end(rnd: Round, now) -> None:
 
         at = now + timedelta(minutes=changeover)
         Round.objects.filter(pk=following.pk).update(auto_start_at=at)
-        transaction.on_commit(lambda: tasks.round_start_due.apply_async((following.pk,), eta=at))
+        _queue_after_commit(
+            lambda: tasks.round_start_due.apply_async((following.pk,), eta=at),
+            f"the automatic start of round {following.pk}",
+        )
 
 
 def round_fire_warning(round_id: int, *, now=None) -> bool:

@@ -495,6 +495,7 @@ def round_action(request, pk, round_pk, action):
             kwargs["seconds"] = _int_field(request.POST, "minutes", _("Add minutes")) * 60
         elif action == "start" and request.POST.get("minutes", "").strip():
             kwargs["length_seconds"] = _int_field(request.POST, "minutes", _("minutes")) * 60
+        rounds.timers_unqueued()  # what an earlier request of this thread left: not ours
         service(rnd, **kwargs)
     except ValidationError as error:
         # Show the refusal on the page itself, next to the field, keeping what was typed.
@@ -505,7 +506,22 @@ def round_action(request, pk, round_pk, action):
         return _room_page(
             request, event, rnd.room, typed=typed, status=400, field_errors={action: text}
         )
+    _tell_unqueued(request)
     return redirect("director:room_detail", pk=event.pk, room_pk=rnd.room_id)
+
+
+#: What the director reads when the round changed but its timer could not be queued.
+TIMERS_UNQUEUED = gettext_lazy(
+    "Done, but the task queue does not answer: the server's timer could not be set. "
+    "«Конец тура!» still comes on time — the first look at the room's clock after the end "
+    "(the hall screen, any phone, this page) gives it. Check the worker and Redis "
+    "(/healthz)."
+)
+
+
+def _tell_unqueued(request) -> None:
+    if rounds.timers_unqueued():
+        messages.warning(request, TIMERS_UNQUEUED)
 
 
 #: The clock actions whose form has a field the refusal is shown next to.
@@ -530,6 +546,7 @@ def session_rounds_start(request, pk, number):
     click and one transaction; the result is told room by room."""
     event = event_for(request.user, pk)
     session = get_object_or_404(event.sessions, number=number)
+    rounds.timers_unqueued()  # what an earlier request of this thread left: not ours
     for done in rounds.session_start_rounds(session):
         level, text = ROOM_START_TEXTS[done.outcome]
         messages.add_message(
@@ -537,6 +554,7 @@ def session_rounds_start(request, pk, number):
             level,
             text % {"room": done.room, "round": done.round, "why": done.message},
         )
+    _tell_unqueued(request)
     back = request.POST.get("next", "")
     if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         return redirect(back)
