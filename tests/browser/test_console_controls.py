@@ -92,3 +92,37 @@ def test_a_whole_table_scored_at_once_and_the_two_room_traveller(
     phone.goto(f"{live_server.url}/director/events/{event.pk}/scores/adjustments/")
     assert check_page(phone) == [], check_page(phone)
     shot(phone, "adjustments-table-phone")
+
+
+def test_with_the_broker_down_the_round_starts_and_the_page_says_the_timer_is_not_set(
+    live_server, laptop, phone, event, director, shot
+):
+    from config.celery import app
+
+    session = seat_players(event, 15)
+    room = session.rooms.get()
+    url = f"{live_server.url}/director/events/{event.pk}/rooms/{room.pk}/"
+    previous = app.conf.broker_url
+    app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens there
+    app._pool, app.amqp._producer_pool = None, None
+    try:
+        login(laptop, live_server.url)
+        laptop.goto(url)
+        laptop.get_by_role("button", name="Начать тур 1").click()
+        notice = laptop.get_by_text("очередь задач не отвечает")
+        expect(notice).to_be_visible()
+        assert Round.objects.get(room=room, number=1).state == "running"
+        assert check_page(laptop) == []
+        shot(laptop, "console-broker-down")
+        login(phone, live_server.url)
+        phone.goto(url)
+        phone.get_by_role("button", name="Пауза").click()
+        phone.get_by_role("button", name="Продолжить").click()
+        expect(phone.get_by_text("очередь задач не отвечает")).to_be_visible()
+        box = phone.get_by_text("очередь задач не отвечает").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        assert check_page(phone) == []
+        shot(phone, "console-broker-down-phone")
+    finally:
+        app.conf.broker_url = previous
+        app._pool, app.amqp._producer_pool = None, None
