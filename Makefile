@@ -55,7 +55,7 @@ test: install-dev system-deps
 # service needed: the embedded cache under var/test-fast).
 test-fast: install-dev
 	rm -rf var/test-fast
-	env -u DATABASE_URL -u REDIS_URL VAR_DIR=$(CURDIR)/var/test-fast $(PYTEST) -m "not django_db and not browser" $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL VAR_DIR=$(CURDIR)/var/test-fast $(PYTEST) -m "not django_db and not browser and not slow" $(PYTEST_ARGS)
 
 test-postgres: install-dev system-deps
 	@echo "== the suite on PostgreSQL + Redis"
