@@ -74,3 +74,29 @@ def test_the_event_page_fits_a_360px_phone(live_server, phone, django_user_model
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 360
     shot(phone, "director-event-phone")
+
+
+def test_a_big_events_name_cards_come_page_by_page(live_server, laptop, phone, event, shot):
+    from events.models import Entry
+    from tests.browser.a11y import check_page
+    from tests.browser.helpers import login
+
+    Entry.objects.bulk_create(
+        Entry(event=event, last_name=f"Игроков{i:03d}", first_name="Игорь", number=i)
+        for i in range(1, 301)
+    )
+    url = f"{live_server.url}/director/events/{event.pk}/cards/names/"
+    login(laptop, live_server.url)
+    laptop.goto(url)
+    expect(laptop.get_by_text("300 игроков: печатайте карточки по страницам.")).to_be_visible()
+    expect(laptop.locator("[aria-current=page]")).to_have_text("Карточки 1–240")
+    assert laptop.locator(".name-card").count() == 240
+    laptop.get_by_role("link", name="Карточки 241–300").click()
+    assert laptop.locator(".name-card").count() == 60
+    expect(laptop.locator(".name-card-name").first).to_have_text("Игроков241 Игорь")
+    assert check_page(laptop) == []
+    shot(laptop, "name-cards-pages")
+    login(phone, live_server.url)
+    phone.goto(url)
+    assert check_page(phone) == []
+    shot(phone, "name-cards-pages-phone")
