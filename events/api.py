@@ -11,7 +11,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from events import roster, rounds, services
-from events.models import Draw, Entry, Event, Room, Table
+from events.models import Draw, Entry, Event, Room, Round, Table
 from events.parsers import BoundedJSONParser
 
 
@@ -298,6 +298,129 @@ class EntryViewSet(
 _entries = EntryViewSet.as_view({"get": "list", "post": "create"})
 _entry = EntryViewSet.as_view({"get": "retrieve", "put": "update", "patch": "partial_update"})
 
+
+class RoundSerializer(serializers.ModelSerializer):
+    """A round and its clock, as the director's page shows it."""
+
+    room = serializers.IntegerField(source="room_id", read_only=True)
+    remaining_seconds = serializers.SerializerMethodField()
+    timers_set = serializers.SerializerMethodField(
+        help_text="false: the task queue did not answer, the server's timer is not set; the "
+        "end still comes from the first read of the room's clock after its time"
+    )
+
+    class Meta:
+        model = Round
+        fields = [
+            "id",
+            "room",
+            "number",
+            "state",
+            "length_seconds",
+            "started_at",
+            "ends_at",
+            "ended_at",
+            "remaining_seconds",
+            "timers_set",
+        ]
+        read_only_fields = fields
+
+    def get_remaining_seconds(self, rnd) -> int:
+        return int(rounds.round_remaining(rnd).total_seconds())
+
+    def get_timers_set(self, rnd) -> bool:
+        return not self.context.get("timers_unqueued", False)
+
+
+class RoundStartSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=240,
+        help_text="the round's length; none: deals × minutes per deal",
+    )
+
+
+class RoundAdjustSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(
+        min_value=-240, max_value=240, help_text="minutes to add (negative: to take off)"
+    )
+
+    def validate_minutes(self, value):
+        if value == 0:
+            raise serializers.ValidationError(_("Add or take off at least one minute."))
+        return value
+
+
+class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """The event's rounds and their clock: start, pause, resume, change the time, end — the
+    same services and the same rule of who may (the event's director) as the room's page."""
+
+    serializer_class = RoundSerializer
+    pagination_class = None
+
+    def get_queryset(self):
+        event = get_object_or_404(
+            Event.objects.visible_to(self.request.user), pk=self.kwargs["event_pk"]
+        )
+        return (
+            Round.objects.filter(room__session__event=event)
+            .select_related("room__session__event")
+            .order_by("room__session__number", "room__number", "number")
+        )
+
+    def _done(self, rnd) -> Response:
+        rnd = self.get_queryset().get(pk=rnd.pk)
+        context = self.get_serializer_context() | {"timers_unqueued": rounds.timers_unqueued()}
+        return Response(RoundSerializer(rnd, context=context).data)
+
+    @extend_schema(request=RoundStartSerializer, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def start(self, request, event_pk=None, pk=None):
+        """«Начало тура!»: the round runs (the room's previous round must be over)."""
+        rnd = self.get_object()
+        given = RoundStartSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        minutes = given.validated_data.get("minutes")
+        rounds.timers_unqueued()  # what an earlier request of this thread left: not ours
+        rounds.round_start(rnd, length_seconds=minutes * 60 if minutes else None)
+        return self._done(rnd)
+
+    @extend_schema(request=None, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def pause(self, request, event_pk=None, pk=None):
+        rounds.timers_unqueued()
+        return self._done(rounds.round_pause(self.get_object()))
+
+    @extend_schema(request=None, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def resume(self, request, event_pk=None, pk=None):
+        rounds.timers_unqueued()
+        return self._done(rounds.round_resume(self.get_object()))
+
+    @extend_schema(request=RoundAdjustSerializer, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def adjust(self, request, event_pk=None, pk=None):
+        """Add (or, negative, take off) minutes while the round is on the clock."""
+        rnd = self.get_object()
+        given = RoundAdjustSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        rounds.timers_unqueued()
+        return self._done(rounds.round_adjust(rnd, seconds=given.validated_data["minutes"] * 60))
+
+    @extend_schema(request=None, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def end(self, request, event_pk=None, pk=None):
+        """«Конец тура!» now (it cannot be undone)."""
+        rounds.timers_unqueued()
+        return self._done(rounds.round_end_now(self.get_object()))
+
+
+_rounds = RoundViewSet.as_view({"get": "list"})
+_round = RoundViewSet.as_view({"get": "retrieve"})
+
+
 nested_urls = [
     path("events/<int:event_pk>/entries/", _entries, name="entry-list"),
     path(
@@ -320,5 +443,15 @@ nested_urls = [
         "events/<int:event_pk>/entries/<int:pk>/reinstate/",
         EntryViewSet.as_view({"post": "reinstate"}),
         name="entry-reinstate",
+    ),
+    path("events/<int:event_pk>/rounds/", _rounds, name="round-list"),
+    path("events/<int:event_pk>/rounds/<int:pk>/", _round, name="round-detail"),
+    *(
+        path(
+            f"events/<int:event_pk>/rounds/<int:pk>/{verb}/",
+            RoundViewSet.as_view({"post": verb}),
+            name=f"round-{verb}",
+        )
+        for verb in ("start", "pause", "resume", "adjust", "end")
     ),
 ]

@@ -95,3 +95,15 @@ def test_with_no_broker_the_end_still_comes_from_the_first_clock_read(
     assert Announcement.objects.filter(round=first, kind="end").count() == 1
     room = client.get(f"/e/{session15.event.slug}/clock.json").json()["rooms"][0]
     assert room["announcement"]["kind"] == "end"
+
+
+def test_the_api_starts_the_round_and_says_its_timer_is_not_set(director, session15, dead_broker):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(director)
+    first = Round.objects.get(room__session=session15, number=1)
+    url = f"/api/v1/events/{session15.event.pk}/rounds/{first.pk}/start/"
+    answer = api.post(url, {"minutes": 5}, format="json")
+    assert answer.status_code == 200
+    assert answer.json()["state"] == "running" and answer.json()["timers_set"] is False
