@@ -59,7 +59,7 @@ test-fast: install-dev
 
 test-postgres: install-dev system-deps
 	@echo "== the suite on PostgreSQL + Redis"
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m "not embedded" $(PYTEST_ARGS)
 
 test-embedded: install-dev system-deps
 	@echo "== the suite on the embedded default: SQLite + the filesystem broker"

@@ -332,16 +332,6 @@ class RoundSerializer(serializers.ModelSerializer):
         return not self.context.get("timers_unqueued", False)
 
 
-class RoundStartSerializer(serializers.Serializer):
-    minutes = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        min_value=1,
-        max_value=240,
-        help_text="the round's length; none: deals × minutes per deal",
-    )
-
-
 class RoundAdjustSerializer(serializers.Serializer):
     minutes = serializers.IntegerField(
         min_value=-240, max_value=240, help_text="minutes to add (negative: to take off)"
@@ -375,12 +365,12 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         context = self.get_serializer_context() | {"timers_unqueued": rounds.timers_unqueued()}
         return Response(RoundSerializer(rnd, context=context).data)
 
-    @extend_schema(request=RoundStartSerializer, responses=RoundSerializer)
+    @extend_schema(request=RoundsStartSerializer, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
     def start(self, request, event_pk=None, pk=None):
         """«Начало тура!»: the round runs (the room's previous round must be over)."""
         rnd = self.get_object()
-        given = RoundStartSerializer(data=request.data)
+        given = RoundsStartSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         minutes = given.validated_data.get("minutes")
         rounds.timers_unqueued()  # what an earlier request of this thread left: not ours

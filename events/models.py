@@ -7,6 +7,7 @@ Names follow the glossary of domain.md: an *event* (турнир) is run by a di
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -125,6 +126,9 @@ class Event(models.Model):
                 condition=Q(average_minus__lte=models.F("average"))
                 & Q(average__lte=models.F("average_plus")),
                 name="event_artificial_scores_ordered",
+                violation_error_message=_(
+                    "Artificial scores must satisfy average minus ≤ average ≤ average plus."
+                ),
             ),
         ]
 
@@ -133,6 +137,25 @@ class Event(models.Model):
 
     def get_absolute_url(self):
         return reverse("director:event_detail", args=[self.pk])
+
+    def clean(self):
+        """The order of the artificial scores, named on the field that breaks it (the
+        constraint is then not checked again with a message of its own)."""
+        super().clean()
+        minus, average, plus = self.average_minus, self.average, self.average_plus
+        if None in (minus, average, plus):
+            return
+        errors = {}
+        if minus > average:
+            errors["average_minus"] = _(
+                "«Average minus» (%(minus)s %%) cannot be above «average» (%(average)s %%)."
+            ) % {"minus": minus, "average": average}
+        if average > plus:
+            errors["average_plus"] = _(
+                "«Average plus» (%(plus)s %%) cannot be below «average» (%(average)s %%)."
+            ) % {"plus": plus, "average": average}
+        if errors:
+            raise ValidationError(errors)
 
 
 class EntryQuerySet(models.QuerySet):

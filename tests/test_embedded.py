@@ -9,19 +9,13 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.serving import ROOT, free_port, start_serve
 
-pytestmark = pytest.mark.slow
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# Always on the embedded default (they set it up themselves): once per `make test`.
+pytestmark = [pytest.mark.slow, pytest.mark.embedded]
 
 
 def _healthz(port: int) -> tuple[int, dict]:
@@ -51,16 +45,8 @@ def test_the_embedded_default_serves_healthz_with_a_live_worker(tmp_path):
     )
     assert director.returncode == 0 and "Log in at /director/login/" in director.stdout
 
-    port = _free_port()
-    log = open(tmp_path / "serve.log", "w+")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        manage + ["serve", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    port = free_port()
+    proc, log = start_serve(manage, env, port, tmp_path / "serve.log")
     try:
         deadline = time.monotonic() + 60
         status, body = 0, {}

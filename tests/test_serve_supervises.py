@@ -12,13 +12,13 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.serving import ROOT, free_port, start_serve
 
-pytestmark = pytest.mark.slow
+# Always on the embedded default (they set it up themselves): once per `make test`.
+pytestmark = [pytest.mark.slow, pytest.mark.embedded]
 
 ROUND = """
 from django.contrib.auth import get_user_model
@@ -42,12 +42,6 @@ from events.models import Announcement, Round
 rnd = Round.objects.get(number=1, room__session__event__slug="{slug}")
 print(rnd.state, Announcement.objects.filter(round=rnd, kind="end").count())
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _get(port: int, path: str) -> tuple[int, dict]:
@@ -87,16 +81,8 @@ def embedded(tmp_path):
 
 def test_a_killed_worker_comes_back_the_web_stays_up_and_the_round_ends_once(embedded, tmp_path):
     env, manage = embedded
-    port = _free_port()
-    log = open(tmp_path / "serve.log", "w+")  # noqa: SIM115 - closed below
-    serve = subprocess.Popen(
-        manage + ["serve", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    port = free_port()
+    serve, log = start_serve(manage, env, port, tmp_path / "serve.log")
     try:
         healthy = _wait(lambda: _safe(port) == 200, 60, 0.5)
         log.seek(0)

@@ -195,3 +195,17 @@ def test_the_schema_and_docs_are_served_from_local_assets(client):
     assert docs.status_code == 200
     body = docs.content.decode()
     assert "swagger-ui" in body and "cdn" not in body.lower() and "//unpkg" not in body
+
+
+def test_artificial_scores_out_of_order_are_a_400_naming_the_field(api):
+    """Found by a schemathesis run: the database constraint's own text came back instead."""
+    bad = EVENT | {"average_minus": 70, "average": 50, "average_plus": 60}
+    answer = api.post("/api/v1/events/", bad, format="json", HTTP_ACCEPT_LANGUAGE="ru")
+    assert answer.status_code == 400
+    body = answer.json()
+    assert list(body) == ["average_minus"]
+    assert "«Среднее минус» (70 %) не может быть больше «среднего» (50 %)." in body["average_minus"]
+    bad = EVENT | {"average_minus": 40, "average": 70, "average_plus": 60}
+    body = api.post("/api/v1/events/", bad, format="json", HTTP_ACCEPT_LANGUAGE="en").json()
+    assert list(body) == ["average_plus"]
+    assert "cannot be below «average» (70 %)" in body["average_plus"][0]
