@@ -204,6 +204,10 @@ AUTHENTICATION_BACKENDS = ["events.throttle.ThrottledModelBackend"]
 LOGIN_FAILURES_ALLOWED = 5
 LOGIN_FAILURES_PER_ADDRESS = 30
 LOGIN_LOCK_SECONDS = 15 * 60
+# A player's PIN on the table's phone (scoring/proof.py): this many wrong tries within
+# PIN_LOCK_SECONDS lock his PIN until then (his own page still proves him).
+PIN_FAILURES_ALLOWED = 5
+PIN_LOCK_SECONDS = 15 * 60
 LOGIN_URL = "director:login"
 LOGIN_REDIRECT_URL = "director:event_list"
 LOGOUT_REDIRECT_URL = "director:login"

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from events import clock, clockdoc
 from events.models import Room, Round, Seat
-from scoring.models import Deal, ScoreSheet, TablePlay
+from scoring.models import Deal, Proof, ScoreSheet, TablePlay
 
 #: Cell states, in the order of the legend. ``late``: no sheet yet at a table marked late at
 #: «Конец тура!».
@@ -55,6 +55,8 @@ class Cell:
     sheet: int | None = None
     version: int | None = None
     late: bool = False  # the table's players wrote it after «Конец тура!»
+    # Entered on the table's device by a seat chosen, without a PIN (scoring.proof).
+    unproven: bool = False
 
 
 @dataclass(frozen=True)
@@ -250,7 +252,7 @@ def _build_rows(event_pk: int, rnd: Round, plays: list[_Play]) -> dict[int, Row]
         (s["play_id"], s["deal_id"]): s
         for s in ScoreSheet.objects.filter(play_id__in=[p.pk for p in plays])
         .order_by()
-        .values("pk", "play_id", "deal_id", "status", "current__number", "late")
+        .values("pk", "play_id", "deal_id", "status", "current__number", "current__proof", "late")
     }
     players: dict[int, list[dict]] = {}
     seats = (
@@ -290,6 +292,7 @@ def _build_rows(event_pk: int, rnd: Round, plays: list[_Play]) -> dict[int, Row]
                         sheet=sheet["pk"],
                         version=sheet["current__number"],
                         late=sheet["late"],
+                        unproven=sheet["current__proof"] == Proof.SEAT,
                     )
                 )
         rows[play.pk] = Row(

@@ -8,8 +8,8 @@ director, with nothing of the director's pages on it.
 
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.urls import Resolver404
 from django.utils.translation import gettext as _
-from django.views import defaults
 
 from events.models import Entry, Table
 
@@ -55,7 +55,12 @@ def table_by_key(key: str) -> Table:
 def page_not_found(request, exception=None):
     """The site's 404: under the private links a phone page, elsewhere Django's own."""
     if not request.path.startswith(PRIVATE_PREFIXES):
-        return defaults.page_not_found(request, exception)
+        # Our own words only: an address that matches no page gives Django's internal
+        # «Resolver404», never shown to a reader (the template then says it in his language).
+        message = exception.args[0] if exception is not None and exception.args else None
+        if isinstance(exception, Resolver404) or not isinstance(message, str):
+            message = None
+        return render(request, "404.html", {"exception": message}, status=404)
     kind = "table" if request.path.startswith("/t/") else "player"
     if isinstance(exception, LinkNotFound):
         text = str(exception)

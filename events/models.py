@@ -29,6 +29,16 @@ def new_private_key() -> str:
     return secrets.token_urlsafe(16)
 
 
+#: Digits of a player's PIN (printed on his name card, typed on the table's device).
+PIN_DIGITS = 4
+
+
+def new_pin() -> str:
+    """A player's personal PIN: four random digits. It proves him on the table's shared
+    device; wrong PINs are counted (``scoring.proof``), so four digits are enough."""
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
 class EventQuerySet(models.QuerySet):
     def visible_to(self, user):
         """A director sees only his own events; a superuser sees all."""
@@ -196,6 +206,9 @@ class Entry(models.Model):
         _("status"), max_length=12, choices=Status.choices, default=Status.ACTIVE
     )
     key = models.CharField(max_length=32, unique=True, default=new_private_key, editable=False)
+    # Printed on his name card: typed on the table's device, it shows that he himself
+    # confirms (or enters) a sheet there (the two-person rule, scoring.proof).
+    pin = models.CharField(_("PIN"), max_length=PIN_DIGITS, default=new_pin, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = EntryQuerySet.as_manager()

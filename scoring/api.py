@@ -59,8 +59,10 @@ class VersionSerializer(serializers.ModelSerializer):
         fields = ["number", "data", "result", "entered_by", "note", "created_at"]
 
     def get_entered_by(self, version) -> dict | None:
+        """The director, or the player and how he showed it was he («link», «pin», or
+        «seat»: only chosen on the table's phone — not proven; see scoring.proof)."""
         if version.entered_by_entry_id:
-            return {"entry": version.entered_by_entry_id}
+            return {"entry": version.entered_by_entry_id, "proof": version.proof}
         if version.entered_by_user_id:
             return {"director": version.entered_by_user_id}
         return None
@@ -74,6 +76,7 @@ class SheetSerializer(serializers.ModelSerializer):
     version = serializers.IntegerField(source="current.number", allow_null=True)
     data = serializers.JSONField(source="current.data", allow_null=True)
     result = serializers.JSONField(source="current.result", allow_null=True)
+    confirmed_by = serializers.SerializerMethodField()
 
     class Meta:
         model = ScoreSheet
@@ -89,9 +92,17 @@ class SheetSerializer(serializers.ModelSerializer):
             "data",
             "result",
             "late",
+            "confirmed_by",
             "created_at",
             "updated_at",
         ]
+
+    def get_confirmed_by(self, sheet) -> dict | None:
+        """The player who confirmed the current result and how he proved it was he («link»
+        or «pin»); null while unconfirmed or when the director's word confirmed it."""
+        if sheet.status == ScoreSheet.Status.CONFIRMED and sheet.confirmed_by_entry_id:
+            return {"entry": sheet.confirmed_by_entry_id, "proof": sheet.confirmed_proof}
+        return None
 
 
 class PlaySerializer(serializers.ModelSerializer):

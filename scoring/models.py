@@ -96,6 +96,18 @@ class TablePlay(models.Model):
         return f"{self.round}, {self.table}: {self.board_set}"
 
 
+class Proof(models.TextChoices):
+    """How a player writing on a table's page showed that he is the seat he names
+    (``scoring.proof``): his own private link, his PIN, or nothing but the seat chosen on the
+    table's shared device — which may enter a sheet (marked for the director), never confirm
+    one. Empty: the director wrote it, or it was written before the rule."""
+
+    NONE = "", _("not recorded")
+    LINK = "link", _("from his own page")
+    PIN = "pin", _("with his PIN")
+    SEAT = "seat", _("on the table's device without a PIN: not proven")
+
+
 class ScoreSheet(models.Model):
     """One deal's recorded result at one table in one round (протокол)."""
 
@@ -112,6 +124,11 @@ class ScoreSheet(models.Model):
     )
     # A player entered or confirmed it after «Конец тура!»: the director's console marks it.
     late = models.BooleanField(default=False)
+    # The player who confirmed it and how he showed it was he (a director's word: none).
+    confirmed_by_entry = models.ForeignKey(
+        "events.Entry", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    confirmed_proof = models.CharField(max_length=4, choices=Proof.choices, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -138,6 +155,8 @@ class ScoreSheetVersion(models.Model):
     entered_by_entry = models.ForeignKey(
         "events.Entry", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # How the player who entered it showed it was he (see Proof).
+    proof = models.CharField(max_length=4, choices=Proof.choices, blank=True)
     note = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -19,6 +19,9 @@ class ScorerStep:
     checked: services.Checked | None = None
     recorded: services.Recorded | None = None
     stale: bool = False  # «Save» came with data other than what was checked
+    # The service's word on who is writing (a PIN, a round no longer at the table): shown
+    # beside the PIN on the table's page (scoring.proof).
+    pin_error: str = ""
 
     def preview(self, deal: Deal, players: dict[str, str]) -> list[dict] | None:
         if self.checked is None:
@@ -59,9 +62,17 @@ def scorer_form(
 
 
 def scorer_step(
-    post, play: TablePlay, deal: Deal, players: dict[str, str], *, by_user=None, by_entry=None
+    post,
+    play: TablePlay,
+    deal: Deal,
+    players: dict[str, str],
+    *,
+    by_user=None,
+    by_entry=None,
+    proof: str | None = None,
 ) -> ScorerStep:
-    """Handle one POST of the scorer form; nothing is saved unless the checked data is saved."""
+    """Handle one POST of the scorer form; nothing is saved unless the checked data is saved.
+    ``proof``: how the player ``by_entry`` showed who he is (``scoring.proof``)."""
     form = scorer_form(play, deal, players, post)
     step = ScorerStep(form)
     if not form.is_valid():
@@ -83,9 +94,14 @@ def scorer_step(
                 by_entry=by_entry,
                 expected_version=form.cleaned_data.get("expected_version") if by_user else None,
                 note=form.cleaned_data.get("note") or "",
+                proof=proof,
             )
         except ValidationError as error:
-            form.add_service_error(error)
+            problems = dict(getattr(error, "error_dict", None) or {})
+            if "pin" in problems:
+                step.pin_error = " ".join(ValidationError(problems.pop("pin")).messages)
+            if problems or not hasattr(error, "error_dict"):
+                form.add_service_error(ValidationError(problems) if problems else error)
             step.checked = None
         except PermissionDenied as error:
             form.add_error(None, str(error) or _("You may not record this sheet."))

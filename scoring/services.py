@@ -39,7 +39,7 @@ from events import afterwards, clockdoc
 from events.models import Event, Round, Seat, Table
 from scoring import rules
 from scoring.boards import board_layout
-from scoring.models import Adjustment, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
+from scoring.models import Adjustment, Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
 
 logger = logging.getLogger("scoring")
 
@@ -294,11 +294,14 @@ class PlayersAccess:
 
     ``late``: open after «Конец тура!» — what they write then is marked late for the
     director. ``reason``: why it is closed, or until when it stays open (the user's
-    language); empty while the round is on the clock."""
+    language); empty while the round is on the clock. ``at_table_now``: the round is the one
+    at the table now (on the clock, or over and the table's next round not started): only
+    then may a player write without showing who he is (``scoring.proof``)."""
 
     open: bool
     late: bool
     reason: str
+    at_table_now: bool = False
 
 
 def _access(play: TablePlay, following: Round | None) -> PlayersAccess:
@@ -309,7 +312,11 @@ def _access(play: TablePlay, following: Round | None) -> PlayersAccess:
     rnd = play.round
     n = rnd.number
     if rnd.state in (Round.State.RUNNING, Round.State.PAUSED):
-        return PlayersAccess(True, False, "")
+        return PlayersAccess(True, False, "", at_table_now=True)
+    # Over, and the table has not moved on: the round is still the one at the table.
+    here = rnd.state == Round.State.FINISHED and (
+        following is None or following.state == Round.State.PENDING
+    )
     if rnd.state == Round.State.PENDING:
         return PlayersAccess(
             False,
@@ -325,6 +332,7 @@ def _access(play: TablePlay, following: Round | None) -> PlayersAccess:
                 "entered and confirmed; they are marked late."
             )
             % {"n": n},
+            at_table_now=here,
         )
     if play.players_access == TablePlay.Access.CLOSED:
         return PlayersAccess(
@@ -355,6 +363,7 @@ def _access(play: TablePlay, following: Round | None) -> PlayersAccess:
                 "%(next)d starts. They are marked late for the director."
             )
             % {"n": n, "next": following.number},
+            at_table_now=True,
         )
     return PlayersAccess(
         True,
@@ -364,6 +373,7 @@ def _access(play: TablePlay, following: Round | None) -> PlayersAccess:
             "director closes the round. They are marked late for the director."
         )
         % {"n": n},
+        at_table_now=True,
     )
 
 
@@ -507,8 +517,9 @@ def entry_open_plays(entry, plays: list[EntryPlay] | None = None) -> list[TableP
     return [p.play for p in plays if p.play.round.state == Round.State.FINISHED and p.access.open]
 
 
-def _actor(play: TablePlay, by_user, by_entry) -> PlayersAccess | None:
-    """Check the actor: None for the director; for a player, when his table may write."""
+def _actor(play: TablePlay, by_user, by_entry, proof: str = Proof.SEAT) -> PlayersAccess | None:
+    """Check the actor: None for the director; for a player, when his table may write, and
+    without a proof of who he is (``scoring.proof``) only the round at the table now."""
     if (by_user is None) == (by_entry is None):
         raise ValueError("a sheet is written either by the director or by a player")
     if by_user is not None:
@@ -518,7 +529,29 @@ def _actor(play: TablePlay, by_user, by_entry) -> PlayersAccess | None:
     access = players_access(play)
     if not access.open:
         raise ValidationError({"round": access.reason})
+    if proof not in PROVEN and not access.at_table_now:
+        raise ValidationError(
+            {
+                "pin": _(
+                    "Round %(n)d is no longer at this table: its sheets are written with a "
+                    "proof of who you are — type your PIN from your name card, or open the "
+                    "table from your own page."
+                )
+                % {"n": play.round.number}
+            }
+        )
     return access
+
+
+#: The proofs that show a second person (scoring.proof): his own link or his PIN.
+PROVEN = (Proof.LINK, Proof.PIN)
+
+
+def _proof_of(by_entry, proof: str | None) -> str:
+    """A player's write says how he showed who he is; none said is none shown."""
+    if by_entry is None:
+        return Proof.NONE
+    return proof if proof in (Proof.LINK, Proof.PIN) else Proof.SEAT
 
 
 def _check_access_change(rnd: Round, access: str, by_user) -> None:
@@ -669,7 +702,7 @@ class Recorded:
     outcome: str
 
 
-def _new_version(sheet, checked: Checked, number: int, by_user, by_entry, note: str):
+def _new_version(sheet, checked: Checked, number: int, by_user, by_entry, note: str, proof=""):
     return ScoreSheetVersion.objects.create(
         sheet=sheet,
         number=number,
@@ -677,6 +710,7 @@ def _new_version(sheet, checked: Checked, number: int, by_user, by_entry, note: 
         result=checked.result,
         entered_by_user=by_user,
         entered_by_entry=by_entry,
+        proof=proof if by_entry is not None else Proof.NONE,
         note=(note or "").strip()[:200],
     )
 
@@ -712,8 +746,13 @@ def sheet_record(
     by_entry=None,
     expected_version: int | None = None,
     note: str = "",
+    proof: str | None = None,
 ) -> Recorded:
     """Record a deal's result at a table (see the module's rules of who may write).
+
+    ``proof``: how the player (``by_entry``) showed who he is (``scoring.proof``); none
+    given is none shown: the version is marked so for the director, and only the round at
+    the table now may be written so.
 
     ``expected_version`` (optional): the version the writer saw (0: no sheet yet); if the
     sheet changed meanwhile, nothing is saved. Raises ValidationError {field: message} in the
@@ -721,9 +760,10 @@ def sheet_record(
     """
     with transaction.atomic():
         play = _locked_play(play, sheet_of=deal)
+        proof = _proof_of(by_entry, proof)
         # The deal as given (a set's deals never change; sheet_check checks it is the
         # play's set): its board set read once if the caller did not.
-        access = _actor(play, by_user, by_entry)
+        access = _actor(play, by_user, by_entry, proof)
         late = access is not None and access.late
         checked = sheet_check(play, deal, data)
         sheet = None
@@ -739,7 +779,7 @@ def sheet_record(
             _check_expected(sheet, expected_version)
             if sheet is None:
                 sheet = ScoreSheet.objects.create(play=play, deal=deal)
-            version = _new_version(sheet, checked, 1, by_user, by_entry, note)
+            version = _new_version(sheet, checked, 1, by_user, by_entry, note, proof)
             sheet.current = version
             sheet.status = ScoreSheet.Status.CONFIRMED if director else ScoreSheet.Status.ENTERED
             sheet.late = sheet.late or late
@@ -749,7 +789,10 @@ def sheet_record(
         if essence_of_data(sheet.current.data, play, deal) == checked.essence:
             if director and sheet.status != ScoreSheet.Status.CONFIRMED:
                 sheet.status = ScoreSheet.Status.CONFIRMED  # the director's word is final
-                sheet.save(update_fields=["status", "updated_at"])
+                sheet.confirmed_by_entry, sheet.confirmed_proof = None, Proof.NONE
+                sheet.save(
+                    update_fields=["status", "confirmed_by_entry", "confirmed_proof", "updated_at"]
+                )
                 _console_changed(play)
             return Recorded(sheet, sheet.current, "unchanged")
         last = sheet.versions.order_by("-number").first()
@@ -759,7 +802,7 @@ def sheet_record(
                 and essence_of_data(last.data, play, deal) == checked.essence
             ):
                 return Recorded(sheet, last, "unchanged")  # the same proposal sent again
-            version = _new_version(sheet, checked, last.number + 1, None, by_entry, note)
+            version = _new_version(sheet, checked, last.number + 1, None, by_entry, note, proof)
             sheet.status = ScoreSheet.Status.DISPUTED
             sheet.late = sheet.late or late
             sheet.save(update_fields=["status", "late", "updated_at"])
@@ -769,6 +812,7 @@ def sheet_record(
         version = _new_version(sheet, checked, last.number + 1, by_user, None, note)
         sheet.current = version
         sheet.status = ScoreSheet.Status.CONFIRMED
+        sheet.confirmed_by_entry, sheet.confirmed_proof = None, Proof.NONE
         sheet.save()
         changed = [deal.pk, *_running_pot_resettle(play, deal)]
         _console_changed(play, changed)
@@ -797,17 +841,32 @@ def _running_pot_resettle(play: TablePlay, deal: Deal) -> list[int]:
     return changed
 
 
-def sheet_confirm(sheet: ScoreSheet, *, by_entry=None, by_user=None) -> ScoreSheet:
+def sheet_confirm(
+    sheet: ScoreSheet, *, by_entry=None, by_user=None, proof: str | None = None
+) -> ScoreSheet:
     """A player of another seat at that table, or the director, confirms the current result.
 
-    The player who entered it cannot; a disputed sheet waits for the director."""
+    The player who entered it cannot; a disputed sheet waits for the director. A player
+    confirms only with a proof of who he is (``proof``: his own link or his PIN,
+    ``scoring.proof``): the table's link alone enters, it never confirms."""
     with transaction.atomic():
         sheet = (
             ScoreSheet.objects.select_for_update(of=("self",))
             .select_related("play__round__room__session__event", "play__table", "current")
             .get(pk=sheet.pk)
         )
-        access = _actor(sheet.play, by_user, by_entry)
+        proof = _proof_of(by_entry, proof)
+        if by_entry is not None and proof not in PROVEN:
+            raise ValidationError(
+                {
+                    "pin": _(
+                        "To confirm, show it is you: type your PIN from your name card, or "
+                        "confirm from your own page. The table's link alone can enter a sheet, "
+                        "not confirm it."
+                    )
+                }
+            )
+        access = _actor(sheet.play, by_user, by_entry, proof)
         if by_entry is not None:
             if sheet.status == ScoreSheet.Status.DISPUTED:
                 raise ValidationError({"status": _("The sheet is disputed: the director decides.")})
@@ -821,7 +880,17 @@ def sheet_confirm(sheet: ScoreSheet, *, by_entry=None, by_user=None) -> ScoreShe
         if sheet.status != ScoreSheet.Status.CONFIRMED:
             sheet.status = ScoreSheet.Status.CONFIRMED
             sheet.late = sheet.late or (access is not None and access.late)
-            sheet.save(update_fields=["status", "late", "updated_at"])
+            sheet.confirmed_by_entry = by_entry
+            sheet.confirmed_proof = proof
+            sheet.save(
+                update_fields=[
+                    "status",
+                    "late",
+                    "confirmed_by_entry",
+                    "confirmed_proof",
+                    "updated_at",
+                ]
+            )
             _console_changed(sheet.play)
         return sheet
 

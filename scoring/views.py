@@ -207,7 +207,12 @@ def sheet_form(request, pk, play_pk, number):
 def _sheet(event, sheet_pk) -> ScoreSheet:
     return get_object_or_404(
         ScoreSheet.objects.filter(play__round__room__session__event=event).select_related(
-            "play__round__room__session", "play__table", "play__board_set", "deal", "current"
+            "play__round__room__session",
+            "play__table",
+            "play__board_set",
+            "deal",
+            "current",
+            "confirmed_by_entry",
         ),
         pk=sheet_pk,
     )

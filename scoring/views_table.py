@@ -1,8 +1,10 @@
 """The table's scoring pages (/t/<key>/): the set's deals, entering and confirming sheets.
 
 The table key is printed as a QR code on the table card; a player can also come from his own
-page (?me=<his key>), which picks him as the one entering. Rules of who may write live in
-scoring.services; these views only translate.
+page (?me=<his key>), which picks him as the one entering and proves it was he. On the
+table's shared device a player proves it with his PIN (``scoring.proof``: the table's link
+alone enters, never confirms). Rules of who may write live in scoring.services; these views
+only translate.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from events import clockdoc
 from events.links import table_by_key
 from events.models import Round, Seat, Table
 from events.rounds import room_current_round, room_round
-from scoring import display, services
-from scoring.models import Deal, ScoreSheet, TablePlay
+from scoring import display, proof, services
+from scoring.models import Deal, Proof, ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.views import OUTCOMES, STALE_CHECK, _seats
 
@@ -86,6 +88,28 @@ def _who_query(request, me: Seat | None) -> str:
         return ""
     key = request.POST.get("me") or request.GET.get("me")
     return f"me={key}" if key == me.entry.key else f"as={me.position}"
+
+
+def _linked(request, seats: list[Seat]) -> Seat | None:
+    key = request.POST.get("me") or request.GET.get("me")
+    return next((s for s in seats if key and s.entry.key == key), None)
+
+
+def _identify(request, seats: list[Seat]) -> tuple[proof.Identity | None, str]:
+    """Who writes (the seat chosen, else the player whose link it is) and how he proved it;
+    with the PIN's problem, if any, in the user's language."""
+    try:
+        return (
+            proof.identify(
+                seats,
+                position=request.POST.get("as") or request.GET.get("as"),
+                key=request.POST.get("me") or request.GET.get("me"),
+                pin=request.POST.get("pin"),
+            ),
+            "",
+        )
+    except ValidationError as error:
+        return None, " ".join(error.message_dict.get("pin", error.messages))
 
 
 @dataclass(frozen=True)
@@ -163,6 +187,8 @@ def _context(request, key: str, round_number: int | None = None) -> dict:
         "deals": deals,
         "me": me,
         "me_key": request.GET.get("me", "") or request.POST.get("me", ""),
+        # The seat of the player whose own link the page came from: proven without a PIN.
+        "linked": _linked(request, seats),
         "who": _who_query(request, me),
         "access": access,
         "open_to_players": bool(access and access.open),
@@ -221,7 +247,12 @@ def _result(sheet: ScoreSheet | None, deal, seats: list[Seat]) -> dict | None:
 
 @never_cache
 def home(request, key, round_number=None):
-    ctx = _context(request, key, round_number)
+    return _home(request, _context(request, key, round_number))
+
+
+def _home(request, ctx: dict, *, refused: dict | None = None, status: int = 200):
+    """The table-round's page. ``refused``: a confirmation just refused (its sheet, the
+    seat chosen and why), shown beside that deal's form (answered 400)."""
     table = ctx["table"]
     play = ctx["play"]
     rows = []
@@ -251,6 +282,7 @@ def home(request, key, round_number=None):
                     ]
                     if sheet and sheet.status == ScoreSheet.Status.ENTERED
                     else [],
+                    "unproven": bool(sheet and sheet.current and sheet.current.proof == Proof.SEAT),
                     "sits_out": [
                         s.position for s in ctx["seats"] if s.position not in deal.active_seats
                     ],
@@ -267,7 +299,19 @@ def home(request, key, round_number=None):
         .select_related("round")
         .order_by("round__number")
     )
-    return render(request, "table/home.html", {**ctx, "rows": rows, "reopened": reopened})
+    linked = ctx["linked"]
+    for row in rows:
+        # His own link proves him: one button, no PIN (when his seat may confirm).
+        row["linked"] = linked if linked is not None and linked in row["confirmers"] else None
+        row["refused"] = (
+            refused if refused and row["sheet"] and row["sheet"].pk == refused["sheet"] else None
+        )
+    return render(
+        request,
+        "table/home.html",
+        {**ctx, "rows": rows, "reopened": reopened, "refused": refused or {}},
+        status=status,
+    )
 
 
 def _deal(ctx: dict, number: int):
@@ -291,13 +335,21 @@ def deal_form(request, key, number, round_number=None):
         # No form to fill in: it could not be saved. The reason is on the page.
         status = 200 if request.method == "GET" else 400
     elif request.method == "POST":
-        me = ctx["me"]
-        if me is None:
-            step = ScorerStep(scorer_form(play, deal, players, request.POST))
+        identity, pin_error = _identify(request, ctx["seats"])
+        if identity is None:
+            step = ScorerStep(scorer_form(play, deal, players, request.POST), pin_error=pin_error)
             step.form.is_valid()
-            step.form.add_error(None, _("Choose who is entering the sheet."))
+            if not pin_error:
+                step.form.add_error(None, _("Choose who is entering the sheet."))
         else:
-            step = scorer_step(request.POST, play, deal, players, by_entry=me.entry)
+            step = scorer_step(
+                request.POST,
+                play,
+                deal,
+                players,
+                by_entry=identity.entry,
+                proof=identity.proof,
+            )
         if step.recorded:
             done = step.recorded
             messages.success(
@@ -307,7 +359,7 @@ def deal_form(request, key, number, round_number=None):
             return redirect(f"{ctx['round_url']}?{ctx['who']}&saved={deal.number}")
         if step.stale:
             messages.warning(request, STALE_CHECK)
-        status = 200 if not step.form.errors else 400
+        status = 200 if not step.form.errors and not step.pin_error else 400
     else:
         step = ScorerStep(scorer_form(play, deal, players))
     # Read after a save had its chance (a saved sheet redirects without it).
@@ -332,6 +384,12 @@ def deal_form(request, key, number, round_number=None):
             "preview": step.preview(deal, players) if step else None,
             "players": players,
             "identity": True,
+            "pin_error": step.pin_error if step else "",
+            # A right PIN stays in the form between «Check» and «Save» (never in the draft
+            # the phone keeps).
+            "pin_value": request.POST.get("pin", "")
+            if request.method == "POST" and step and not step.pin_error
+            else "",
             "playing": _in_table_order(deal.active_seats),
             "sits_out": [s for s in TABLE_ORDER if s not in deal.active_seats and s in players],
             "cancel_url": ctx["round_url"],
@@ -353,14 +411,18 @@ def confirm(request, key, sheet_pk):
     if sheet is None:
         raise Http404(_("No such sheet at this table."))
     ctx = _context(request, key, sheet.play.round.number)
-    me = ctx["me"]
     url = f"{ctx['round_url']}?{ctx['who']}"
+    identity, problem = _identify(request, ctx["seats"])
     try:
-        if me is None:
+        if identity is None and not problem:
             raise ValidationError(_("Choose who is confirming the sheet."))
-        services.sheet_confirm(sheet, by_entry=me.entry)
+        if identity is not None:
+            services.sheet_confirm(sheet, by_entry=identity.entry, proof=identity.proof)
     except (ValidationError, PermissionDenied) as error:
-        messages.error(request, " ".join(getattr(error, "messages", None) or [str(error)]))
-        return redirect(url)
+        problem = " ".join(getattr(error, "messages", None) or [str(error)])
+    if problem:
+        # The page again, the seat as chosen and why beside this deal's form; nothing saved.
+        refused = {"sheet": sheet.pk, "as": request.POST.get("as", ""), "text": problem}
+        return _home(request, ctx, refused=refused, status=400)
     messages.success(request, _("Deal %(code)s confirmed.") % {"code": sheet.deal.code})
     return redirect(url)

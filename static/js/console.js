@@ -163,19 +163,25 @@
     }
     tr.appendChild(th);
     var lateLabel = this.grid.getAttribute("data-label-late-entry");
+    var unprovenLabel = this.grid.getAttribute("data-label-unproven");
     row.cells.forEach(function (cell) {
       var look = legend[cell.state] || { sign: "", label: cell.state };
-      var key = cell.state + "|" + (cell.version === null ? "" : cell.version) + "|" + (cell.late ? "late" : "");
+      var key = cell.state + "|" + (cell.version === null ? "" : cell.version) + "|" + (cell.late ? "late" : "") +
+        "|" + (cell.unproven ? "unproven" : "");
       var before = body.querySelector('tr[data-table="' + row.table + '"] td[data-deal="' + cell.deal + '"]');
       var changed = before && before.getAttribute("data-key") !== key;
       // A sheet the table wrote after «Конец тура!» carries a late mark besides its state.
       var link = [node("span", { "class": "sign", "aria-hidden": "true" }, [look.sign]), " " + cell.code];
+      // And one entered on the table's device without a PIN, an unproven-entry mark.
       if (cell.late) link.push(node("span", { "class": "late-mark", "aria-hidden": "true" }, ["◔"]));
-      link.push(node("span", { "class": "sr-only" }, [": " + look.label + (cell.late ? ", " + lateLabel : "")]));
+      if (cell.unproven) link.push(node("span", { "class": "unproven-mark", "aria-hidden": "true" }, ["?"]));
+      var marks = (cell.late ? ", " + lateLabel : "") + (cell.unproven ? ", " + unprovenLabel : "");
+      link.push(node("span", { "class": "sr-only" }, [": " + look.label + marks]));
       tr.appendChild(node("td", {
-        "class": "cell state-" + cell.state + (cell.late ? " late-entry" : "") + (changed ? " changed" : ""),
+        "class": "cell state-" + cell.state + (cell.late ? " late-entry" : "") + (cell.unproven ? " unproven" : "") +
+          (changed ? " changed" : ""),
         "data-state": cell.state, "data-deal": cell.deal, "data-key": key
-      }, [node("a", { href: cell.url, title: look.label + (cell.late ? " · " + lateLabel : "") }, link)]));
+      }, [node("a", { href: cell.url, title: look.label + marks.replace(/, /g, " · ") }, link)]));
     });
     tr.querySelectorAll("td.changed").forEach(function (td) {
       td.addEventListener("animationend", function () { td.classList.remove("changed"); });

@@ -7,7 +7,9 @@
   "use strict";
   function fields(form) {
     return Array.prototype.filter.call(form.elements, function (el) {
-      return el.name && el.type !== "hidden" && el.type !== "submit" && el.name !== "csrfmiddlewaretoken";
+      // Never the PIN: the draft stays on a phone the table shares.
+      return el.name && el.type !== "hidden" && el.type !== "submit" && el.type !== "password" &&
+        el.name !== "csrfmiddlewaretoken" && el.name !== "pin";
     });
   }
   function read(key) {

@@ -74,8 +74,12 @@ def enter_round(page, base, room, round_no: int, sheets: dict, *, wrong_first=Fa
             expect(page.get_by_text(f"Сдача {deal.code} записана.")).to_be_visible()
             sheets[(play.board_set.number, deal.number)][table.number] = data
         page.goto(f"{base}/t/{table.key}/?as=E")
+        east = Seat.objects.get(round=play.round, table=table, position="E").entry
         for _ in range(play.board_set.deals.count()):
-            page.get_by_role("button", name="Подтвердить").first.click()
+            # The table's link alone does not confirm: E types the PIN of his name card.
+            form = page.locator(".confirm-form").first
+            form.locator('input[name="pin"]').fill(east.pin)
+            form.get_by_role("button", name="Подтвердить").click()
             expect(page.get_by_text("подтверждена.")).to_be_visible()
         expect(page.locator("#deals .deal-card.state-confirmed")).to_have_count(3)
 

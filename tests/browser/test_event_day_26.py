@@ -112,6 +112,10 @@ def confirm_table(page, base, play: TablePlay, sheets: dict) -> None:
             assert points.startswith(display.number_text(settled[seat])), (seat, points)
         button = card.get_by_role("button", name="Подтвердить этот результат")
         if button.count():
+            # He shows it is he: the PIN of his name card (the table's link alone enters).
+            chosen = card.locator('select[name="as"]').input_value()
+            pin = Seat.objects.get(round=play.round, table=play.table, position=chosen).entry.pin
+            card.locator('input[name="pin"]').fill(pin)
             button.click()
             expect(page.get_by_text("подтверждена.")).to_be_visible()
     expect(page.locator("#deals li.state-confirmed")).to_have_count(len(deals))

@@ -103,3 +103,82 @@ def test_a_form_sent_back_by_the_server_keeps_what_was_typed_over_the_draft(
     expect(page.locator("#id_trump")).to_have_value("hearts")
     expect(page.locator('input[name="declarer"][value="N"]')).to_be_checked()
     phone.close()
+
+
+def test_two_people_enter_and_confirm_on_one_phone_each_with_his_pin(
+    live_server, phone, laptop, event, director, shot
+):
+    """At 360 px: N enters with his PIN (never kept in the phone's draft); E, on the same
+    phone, cannot confirm with the table's link alone, is told why beside the form, then
+    confirms with his PIN. The director's console marks a sheet entered without a PIN."""
+    from events.models import Seat
+    from tests.browser.a11y import check_page
+    from tests.browser.helpers import login
+
+    session = seat_players(event, 15)
+    rounds.round_start(Round.objects.get(room__session=session, number=1))
+    play = play_of(session, 1, 1)
+    north, east = (
+        Seat.objects.get(round=play.round, table=play.table, position=p).entry for p in "NE"
+    )
+    base = f"{live_server.url}/t/{play.table.key}"
+    phone.goto(f"{base}/rounds/1/deals/1/")
+    phone.locator('input[name="as"][value="N"]').check()
+    phone.fill("#id_pin", north.pin)
+    phone.locator('input[name="declarer"][value="N"]').check()
+    for selector, value in TYPED.items():
+        if selector.startswith(("#id_contract", "#id_trump", "#id_defence")):
+            phone.select_option(selector, value)
+        elif selector not in ("#id_auction",):
+            phone.fill(selector, value)
+    draft = phone.evaluate("JSON.stringify(Object.assign({}, localStorage))")
+    assert north.pin not in draft.replace(play.table.key, "")  # the PIN is never kept
+    shot(phone, "two-person-01-enter-with-pin-360")
+    phone.get_by_role("button", name="Проверить").click()
+    expect(phone.locator("#settlement")).to_be_visible()
+    expect(phone.locator("#id_pin")).to_have_value(north.pin)  # kept between check and save
+    phone.get_by_role("button", name="Сохранить").click()
+    expect(phone).to_have_url(re.compile(r"saved=1"))
+
+    card = phone.locator('#deals li[data-deal="1"]')
+    card.locator('select[name="as"]').select_option("E")
+    card.get_by_role("button", name="Подтвердить этот результат").click()
+    refusal = phone.locator("#refused-1")
+    expect(refusal).to_contain_text("введите ПИН-код с именной карточки")
+    expect(phone.locator("#pin-1")).to_have_attribute("aria-invalid", "true")
+    expect(phone.locator('#deals li[data-deal="1"] select[name="as"]')).to_have_value("E")
+    shot(phone, "two-person-02-refused-without-pin-360")
+    assert ScoreSheet.objects.get().status == "entered"
+    phone.locator("#pin-1").fill(east.pin)
+    phone.locator('#deals li[data-deal="1"]').get_by_role(
+        "button", name="Подтвердить этот результат"
+    ).click()
+    expect(phone.get_by_text("подтверждена.")).to_be_visible()
+    expect(phone.locator('#deals li[data-deal="1"]')).to_have_class(re.compile("state-confirmed"))
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, width
+    assert check_page(phone) == [], phone.url
+    shot(phone, "two-person-03-confirmed-360")
+    sheet = ScoreSheet.objects.get()
+    assert sheet.confirmed_by_entry == east and sheet.current.proof == "pin"
+
+    # Deal 2 entered on the table's link alone: the director sees it marked.
+    phone.goto(f"{base}/rounds/1/deals/2/")
+    phone.locator('input[name="as"][value="S"]').check()
+    phone.locator('input[name="declarer"][value=""]').check()
+    phone.select_option("#id_contract", "passed")
+    phone.get_by_role("button", name="Проверить").click()
+    phone.get_by_role("button", name="Сохранить").click()
+    expect(phone).to_have_url(re.compile(r"saved=2"))
+    login(laptop, live_server.url)
+    laptop.goto(f"{live_server.url}/director/events/{event.pk}/rooms/{play.round.room_id}/")
+    cell = laptop.locator('#console-grid tr[data-table="1"] td[data-deal="2"]')
+    expect(cell).to_have_class(re.compile("unproven"))
+    expect(cell.locator(".sr-only")).to_contain_text("внесён без ПИН-кода")
+    expect(laptop.locator(".marks-legend")).to_contain_text("без ПИН-кода игрока")
+    shot(laptop, "two-person-04-console-marks-1280")
+    cell.get_by_role("link").click()
+    expect(laptop.locator("#unproven")).to_be_visible()
+    expect(laptop.locator("#versions")).to_contain_text("на устройстве стола без ПИН-кода")
+    assert check_page(laptop) == [], laptop.url
+    shot(laptop, "two-person-05-sheet-unproven-1280")

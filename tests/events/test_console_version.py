@@ -11,7 +11,7 @@ from events import rounds
 from events.models import Entry, Round
 from events.services import entry_update
 from scoring import services
-from scoring.models import Adjustment, TablePlay
+from scoring.models import Adjustment, Proof, TablePlay
 from tests.conftest import seat_players
 from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, start
 
@@ -85,7 +85,9 @@ def test_a_sheet_saved_confirmed_or_disputed_changes_the_version(director_client
     assert row["cells"][0]["state"] == "entered"
     sheet = play.sheets.get(deal=deal)
     doc = _changes_the_version(
-        director_client, session15, lambda: services.sheet_confirm(sheet, by_entry=east)
+        director_client,
+        session15,
+        lambda: services.sheet_confirm(sheet, by_entry=east, proof=Proof.PIN),
     )
     assert next(r for r in doc["rows"] if r["table"] == 2)["cells"][0]["state"] == "confirmed"
     other = dict(THREE_DIAMONDS, tricks={"N": 6, "E": 4})

@@ -151,7 +151,10 @@ def test_list_detail_correct_confirm_and_history(director_client, event, play, d
     history = director_client.get(f"{sheets_url(event)}{done.sheet.pk}/history/").json()
     assert history["current"] == 2
     assert [v["number"] for v in history["versions"]] == [1, 2]
-    assert history["versions"][0]["entered_by"] == {"entry": entry_at(play, "E").pk}
+    assert history["versions"][0]["entered_by"] == {
+        "entry": entry_at(play, "E").pk,
+        "proof": "seat",
+    }
     assert history["versions"][1]["note"] == "протокол"
     confirmed = post(director_client, f"{sheets_url(event)}{done.sheet.pk}/confirm/", {})
     assert confirmed.status_code == 200 and confirmed.json()["status"] == "confirmed"

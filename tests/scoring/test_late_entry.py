@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from events import rounds
 from events.models import Round
 from scoring import services
-from scoring.models import ScoreSheet, TablePlay
+from scoring.models import Proof, ScoreSheet, TablePlay
 from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, finish, play_of, start
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def test_after_the_bell_a_table_enters_and_confirms_its_sheets_marked_late(play)
         play, deal_of(play, 1), THREE_DIAMONDS, by_entry=entry_at(play, "N")
     )
     assert done.outcome == "created" and done.sheet.late and done.sheet.status == "entered"
-    services.sheet_confirm(done.sheet, by_entry=entry_at(play, "E"))
+    services.sheet_confirm(done.sheet, by_entry=entry_at(play, "E"), proof=Proof.PIN)
     sheet = ScoreSheet.objects.get(pk=done.sheet.pk)
     assert sheet.status == "confirmed" and sheet.late
 
@@ -64,7 +64,7 @@ def test_a_sheet_entered_in_time_and_confirmed_after_the_bell_is_late(play):
         play, deal_of(play, 1), THREE_DIAMONDS, by_entry=entry_at(play, "N")
     )
     rounds.round_end_now(play.round)
-    services.sheet_confirm(done.sheet, by_entry=entry_at(play, "S"))
+    services.sheet_confirm(done.sheet, by_entry=entry_at(play, "S"), proof=Proof.PIN)
     sheet = ScoreSheet.objects.get(pk=done.sheet.pk)
     assert sheet.status == "confirmed" and sheet.late
 
@@ -104,7 +104,7 @@ def test_a_confirmation_is_refused_too_once_the_next_round_started(play):
     )
     start(Round.objects.get(room=play.round.room, number=2))
     with pytest.raises(ValidationError) as excinfo:
-        services.sheet_confirm(done.sheet, by_entry=entry_at(play, "E"))
+        services.sheet_confirm(done.sheet, by_entry=entry_at(play, "E"), proof=Proof.PIN)
     assert "тур 2 начался" in _reason(excinfo)
     assert ScoreSheet.objects.get().status == "entered"
 
@@ -140,10 +140,15 @@ def test_the_director_opens_a_table_again_after_its_next_round_started(play, dir
     play = _fresh(play)
     access = services.players_access(play)
     assert access.open and access.late and "снова открыл тур 1" in access.reason
+    # The round is no longer at the table: the table's link alone may not write it.
+    assert not access.at_table_now
+    with pytest.raises(ValidationError) as refused:
+        services.sheet_record(play, deal_of(play, 2), THREE_DIAMONDS, by_entry=entry_at(play, "S"))
+    assert "больше не за этим столом" in refused.value.message_dict["pin"][0]
     done = services.sheet_record(
-        play, deal_of(play, 2), THREE_DIAMONDS, by_entry=entry_at(play, "S")
+        play, deal_of(play, 2), THREE_DIAMONDS, by_entry=entry_at(play, "S"), proof=Proof.PIN
     )
-    assert done.sheet.late
+    assert done.sheet.late and done.version.proof == Proof.PIN
     # Only that table: the others of round 1 stay closed.
     assert not services.players_access(play_of(play.round.room.session, 1, 2)).open
     # Closed again, and then left to the clock (which keeps it closed: round 2 is on).

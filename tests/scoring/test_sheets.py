@@ -5,7 +5,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from events.models import Event
 from scoring import services
-from scoring.models import ScoreSheet, ScoreSheetVersion, TablePlay
+from scoring.models import Proof, ScoreSheet, ScoreSheetVersion, TablePlay
 from tests.scoring.conftest import (
     THREE_DIAMONDS,
     deal_of,
@@ -156,7 +156,7 @@ def test_another_director_is_refused(play, deal, other_director):
 def test_a_player_of_another_seat_confirms(play, deal):
     start(play.round)
     done = services.sheet_record(play, deal, THREE_DIAMONDS, by_entry=entry_at(play, "E"))
-    confirmed = services.sheet_confirm(done.sheet, by_entry=entry_at(play, "S"))
+    confirmed = services.sheet_confirm(done.sheet, by_entry=entry_at(play, "S"), proof=Proof.PIN)
     assert confirmed.status == "confirmed"
 
 
@@ -164,7 +164,7 @@ def test_the_player_who_entered_a_sheet_cannot_confirm_it(play, deal):
     start(play.round)
     done = services.sheet_record(play, deal, THREE_DIAMONDS, by_entry=entry_at(play, "E"))
     with pytest.raises(PermissionDenied):
-        services.sheet_confirm(done.sheet, by_entry=entry_at(play, "E"))
+        services.sheet_confirm(done.sheet, by_entry=entry_at(play, "E"), proof=Proof.PIN)
     assert ScoreSheet.objects.get(pk=done.sheet.pk).status == "entered"
 
 
@@ -173,7 +173,7 @@ def test_a_player_cannot_confirm_a_disputed_sheet_the_director_can(play, deal, d
     done = services.sheet_record(play, deal, THREE_DIAMONDS, by_entry=entry_at(play, "E"))
     services.sheet_record(play, deal, sheet(tricks={"N": 6, "E": 4}), by_entry=entry_at(play, "N"))
     with pytest.raises(ValidationError):
-        services.sheet_confirm(done.sheet, by_entry=entry_at(play, "S"))
+        services.sheet_confirm(done.sheet, by_entry=entry_at(play, "S"), proof=Proof.PIN)
     assert services.sheet_confirm(done.sheet, by_user=director).status == "confirmed"
 
 
@@ -181,7 +181,9 @@ def test_a_player_from_another_table_cannot_confirm(session15, play, deal):
     start(play.round)
     done = services.sheet_record(play, deal, THREE_DIAMONDS, by_entry=entry_at(play, "E"))
     with pytest.raises(PermissionDenied):
-        services.sheet_confirm(done.sheet, by_entry=entry_at(play_of(session15, 1, 2), "S"))
+        services.sheet_confirm(
+            done.sheet, by_entry=entry_at(play_of(session15, 1, 2), "S"), proof=Proof.PIN
+        )
 
 
 def test_director_corrections_keep_every_version(play, deal, director):

@@ -34,15 +34,22 @@ def _seat(play, position):
     return Seat.objects.get(round=play.round, table=play.table, position=position)
 
 
-def _enter(client, play, data, *, as_seat="N", deal=1, round_number=None):
+def _enter(client, play, data, *, as_seat="N", deal=1, round_number=None, pin=""):
     url = f"/t/{play.table.key}/deals/{deal}/"
     if round_number is not None:
         url = f"/t/{play.table.key}/rounds/{round_number}/deals/{deal}/"
-    checked = client.post(url, {**data, "as": as_seat, "check": "1"})
+    who = {"as": as_seat, "pin": pin}
+    checked = client.post(url, {**data, **who, "check": "1"})
     if checked.status_code != 200 or "checked" not in checked.context["form"].data:
         return checked
     digest = checked.context["form"].data["checked"]
-    return client.post(url, {**data, "as": as_seat, "checked": digest, "save": "1"})
+    return client.post(url, {**data, **who, "checked": digest, "save": "1"})
+
+
+def _confirm(client, play, sheet, position, **more):
+    """Confirm on the table's device as ``position``, with his PIN unless told otherwise."""
+    data = {"as": position, "pin": _seat(play, position).entry.pin, **more}
+    return client.post(f"/t/{play.table.key}/sheets/{sheet.pk}/confirm/", data)
 
 
 def test_the_table_page_lists_the_sets_deals_and_players(client, running):
@@ -86,11 +93,11 @@ def test_nobody_chosen_is_refused(client, running):
 def test_the_other_side_confirms_but_not_the_one_who_entered(client, running):
     _enter(client, running, GOOD, as_seat="N")
     sheet = ScoreSheet.objects.get()
-    url = f"/t/{running.table.key}/sheets/{sheet.pk}/confirm/"
-    refused = client.post(url, {"as": "N"}, follow=True)
+    refused = _confirm(client, running, sheet, "N")
+    assert refused.status_code == 400
     assert "не может его подтвердить" in refused.content.decode()
     assert ScoreSheet.objects.get().status == "entered"
-    client.post(url, {"as": "E"})
+    assert _confirm(client, running, sheet, "E").status_code == 302
     assert ScoreSheet.objects.get().status == "confirmed"
 
 
@@ -148,7 +155,8 @@ def test_the_players_page_links_to_his_tables_sheets(client, running):
 def test_confirming_without_saying_who_is_refused(client, running):
     _enter(client, running, GOOD, as_seat="N")
     sheet = ScoreSheet.objects.get()
-    page = client.post(f"/t/{running.table.key}/sheets/{sheet.pk}/confirm/", {}, follow=True)
+    page = client.post(f"/t/{running.table.key}/sheets/{sheet.pk}/confirm/", {})
+    assert page.status_code == 400
     assert "Выберите, кто подтверждает протокол." in page.content.decode()
     assert ScoreSheet.objects.get().status == "entered"
 
@@ -169,7 +177,7 @@ def test_after_the_bell_the_table_still_enters_and_confirms_marked_late(client, 
     )
     sheet = ScoreSheet.objects.get()
     assert sheet.play == running and sheet.late
-    client.post(f"/t/{running.table.key}/sheets/{sheet.pk}/confirm/", {"as": "S"})
+    _confirm(client, running, sheet, "S")
     assert ScoreSheet.objects.get().status == "confirmed"
 
 
@@ -190,7 +198,8 @@ def test_a_form_of_one_round_never_records_into_the_next(client, running, direct
     rounds.round_end_now(running.round)
     rounds.round_start(Round.objects.get(room=running.round.room, number=2))
     services.play_access_set(running, "open", by_user=director)
-    saved = _enter(client, running, GOOD, round_number=1)
+    # Round 1 is no longer at the table: written with the player's PIN only.
+    saved = _enter(client, running, GOOD, round_number=1, pin=_seat(running, "N").entry.pin)
     assert saved.status_code == 302
     assert ScoreSheet.objects.get().play == running  # round 1's table, not round 2's
 
@@ -271,3 +280,17 @@ def test_seats_are_listed_w_n_e_s_at_a_table_of_four(client, session20):
     assert _positions(form, r'name="as" value="([WNES])"') == ["W", "N", "E", "S"]
     playing = [s for s in "WNES" if s in deal.active_seats]
     assert f"<dd>{' '.join(playing)}" in form
+
+
+def test_a_404_says_it_in_the_readers_language_without_djangos_internal_words(
+    client, director_client
+):
+    """An address that matches no page once showed «Resolver404» on a Russian page."""
+    for c in (client, director_client):
+        page = c.get("/director/events/1/no-such-page/")
+        body = page.content.decode()
+        assert page.status_code == 404
+        assert "Resolver404" not in body and "Http404" not in body
+        assert "По этому адресу ничего нет" in body or "Не найдено" in body
+    phone = client.get("/t/no-such-table/").content.decode()
+    assert "Resolver404" not in phone and "ссылка" in phone.lower()

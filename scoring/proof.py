@@ -1,0 +1,135 @@
+"""Who writes on a table's page: the two-person rule.
+
+A table's page (/t/<key>/) is opened from the QR code on the table card, on a phone the
+table shares. That link alone says nothing about who holds the phone, so a player writing
+there names his seat and shows that he is that seat's player by something of his own:
+
+- his **own private link** (his phone, «Протоколы моего стола»: the page carries his key), or
+- his **PIN**, printed on his name card, typed on the shared phone.
+
+What each proof allows (``scoring.services`` decides; this module only finds who it is):
+
+- *Entering* a sheet: any seat of the table. Without proof (the seat merely chosen) the
+  sheet is marked for the director as entered unproven, and only while the round is the
+  one at the table now (on the clock, or over and the table's next round not started): a
+  round the director opens again later is written with a proof only.
+- *Confirming*: only with a proof, and only by a player of another seat than the one who
+  entered. So a confirmed sheet always carries a second person's own proof.
+
+Wrong PINs are counted per player in the shared cache: after ``PIN_FAILURES_ALLOWED`` within
+``PIN_LOCK_SECONDS`` that player's PIN is refused (even when right) until the window is
+over; his own link still works. Four digits, five tries in fifteen minutes: a guesser has
+about one chance in two thousand per window.
+"""
+
+from __future__ import annotations
+
+import hmac
+import math
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from events.models import PIN_DIGITS, Seat
+from scoring.models import Proof
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The player writing on a table's page: his seat (with its entry) and how he showed
+    it was he (:class:`scoring.models.Proof`)."""
+
+    seat: Seat
+    proof: str
+
+    @property
+    def entry(self):
+        return self.seat.entry
+
+    @property
+    def proven(self) -> bool:
+        return self.proof in (Proof.LINK, Proof.PIN)
+
+
+def _setting(name: str, default: int) -> int:
+    return int(getattr(settings, name, default))
+
+
+def _failures_key(entry_pk: int) -> str:
+    return f"pin:fail:{entry_pk}"
+
+
+def seconds_locked(entry_pk: int) -> int:
+    """How long this player's PIN is still refused; 0 when it may be tried."""
+    found = cache.get(_failures_key(entry_pk))
+    if not found or found["count"] < _setting("PIN_FAILURES_ALLOWED", 5):
+        return 0
+    left = found["since"] + _setting("PIN_LOCK_SECONDS", 900) - time.time()
+    return max(0, math.ceil(left))
+
+
+def _count_failure(entry_pk: int) -> None:
+    key = _failures_key(entry_pk)
+    window = _setting("PIN_LOCK_SECONDS", 900)
+    found = cache.get(key)
+    now = time.time()
+    if not found or now - found["since"] >= window:
+        found = {"count": 0, "since": now}
+    found["count"] += 1
+    cache.set(key, found, timeout=math.ceil(window - (now - found["since"])) + 1)
+
+
+def _locked_text(seconds: int) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return ngettext(
+        "Too many wrong PINs for this player: try again in %(m)d minute, confirm from your "
+        "own page, or ask the director.",
+        "Too many wrong PINs for this player: try again in %(m)d minutes, confirm from your "
+        "own page, or ask the director.",
+        minutes,
+    ) % {"m": minutes}
+
+
+def identify(
+    seats, *, position: str | None = None, key: str | None = None, pin: str | None = None
+) -> Identity | None:
+    """Who writes: the seat named (``position``, from the page's choice) or, without one,
+    the seat of the player whose own key the page carries (``key``); None when neither
+    names a seat of ``seats`` (the table-round's seats, entries selected).
+
+    The proof: the key, when it is that seat's player's own; else the PIN, when given;
+    else none (:attr:`Proof.SEAT`). A PIN that is not the seat's player's is a
+    ValidationError on ``pin`` (and counted); so is any PIN while his is locked."""
+    seats = list(seats)
+    by_key = next((s for s in seats if key and s.entry.key == key), None)
+    seat = next((s for s in seats if s.position == position), None) if position else by_key
+    if seat is None:
+        return None
+    if by_key is not None and by_key.pk == seat.pk:
+        return Identity(seat, Proof.LINK)
+    pin = (pin or "").strip()
+    if not pin:
+        return Identity(seat, Proof.SEAT)
+    locked = seconds_locked(seat.entry_id)
+    if locked:
+        raise ValidationError({"pin": _locked_text(locked)})
+    if not hmac.compare_digest(pin.encode(), (seat.entry.pin or "").encode()):
+        _count_failure(seat.entry_id)
+        locked = seconds_locked(seat.entry_id)
+        if locked:
+            raise ValidationError({"pin": _locked_text(locked)})
+        raise ValidationError(
+            {
+                "pin": _(
+                    "This is not the PIN of %(seat)s %(name)s: type the %(n)d digits printed on "
+                    "the name card of the player who is writing."
+                )
+                % {"seat": seat.position, "name": seat.entry.full_name, "n": PIN_DIGITS}
+            }
+        )
+    return Identity(seat, Proof.PIN)
