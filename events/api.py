@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -86,6 +86,19 @@ class RowSerializer(serializers.Serializer):
     club = serializers.CharField()
     number = serializers.IntegerField(allow_null=True)
     problems = serializers.ListField(child=serializers.CharField())
+
+
+class ImportResultSerializer(serializers.Serializer):
+    """What an import answers: every row with its problems; with none, the players created
+    (201), or on a dry run nothing created (200); with problems, 400 and ``errors``."""
+
+    rows = RowSerializer(many=True)
+    ok = serializers.BooleanField()
+    created = EntrySerializer(many=True, required=False)
+    errors = serializers.DictField(child=serializers.CharField(), required=False)
+
+
+IMPORT_ANSWERS = {200: ImportResultSerializer, 201: ImportResultSerializer}
 
 
 class DrawSerializer(serializers.ModelSerializer):
@@ -266,7 +279,15 @@ class EntryViewSet(
         body["created"] = EntrySerializer(created, many=True).data
         return Response(body, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=PasteSerializer)
+    @extend_schema(
+        request=PasteSerializer,
+        responses=IMPORT_ANSWERS,
+        parameters=[
+            OpenApiParameter(
+                "dry_run", str, enum=["1"], description="«1»: check only, create nothing"
+            )
+        ],
+    )
     @action(detail=False, methods=["post"])
     def paste(self, request, event_pk=None):
         serializer = PasteSerializer(data=request.data)
@@ -279,7 +300,7 @@ class EntryViewSet(
             raise serializers.ValidationError({"text": [_("No players in the text.")]})
         return self._import_rows(rows, dry_run=request.query_params.get("dry_run") == "1")
 
-    @extend_schema(request={"multipart/form-data": ImportSerializer})
+    @extend_schema(request={"multipart/form-data": ImportSerializer}, responses=IMPORT_ANSWERS)
     @action(detail=False, methods=["post"], url_path="import")
     def import_csv(self, request, event_pk=None):
         serializer = ImportSerializer(data=request.data)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from events.models import Entry, Table
 
 PRIVATE_PREFIXES = ("/p/", "/t/")
+API_PREFIX = "/api/"
 
 
 class LinkNotFound(Http404):
@@ -54,6 +55,9 @@ def table_by_key(key: str) -> Table:
 
 def page_not_found(request, exception=None):
     """The site's 404: under the private links a phone page, elsewhere Django's own."""
+    if request.path.startswith(API_PREFIX):
+        # The API answers in JSON whatever the address (its schema says so: config/schema.py).
+        return JsonResponse({"detail": _("Nothing of the API at this address.")}, status=404)
     if not request.path.startswith(PRIVATE_PREFIXES):
         # Our own words only: an address that matches no page gives Django's internal
         # «Resolver404», never shown to a reader (the template then says it in his language).

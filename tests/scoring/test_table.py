@@ -294,3 +294,11 @@ def test_a_404_says_it_in_the_readers_language_without_djangos_internal_words(
         assert "По этому адресу ничего нет" in body or "Не найдено" in body
     phone = client.get("/t/no-such-table/").content.decode()
     assert "Resolver404" not in phone and "ссылка" in phone.lower()
+
+
+def test_an_api_address_that_matches_nothing_answers_json(director_client):
+    """The schema says every API answer is JSON; a negative id matched no route and gave
+    the site's HTML page (schemathesis)."""
+    answer = director_client.get("/api/v1/events/-240/adjustments/")
+    assert answer.status_code == 404 and answer["Content-Type"] == "application/json"
+    assert answer.json() == {"detail": "По этому адресу в API ничего нет."}
