@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.boards import CLOCKWISE  # noqa: E402
+from events.boards import CLOCKWISE  # noqa: E402
 from scoring.compare import cross, matchpoints, points  # noqa: E402
 from scoring.rules import (  # noqa: E402
     AUSTRIAN_SUIT_ORDER,

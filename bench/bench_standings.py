@@ -54,8 +54,9 @@ def build(rng):
     """The field, written with bulk inserts (the scoring code is what is measured)."""
     from django.contrib.auth import get_user_model
 
+    from events import boards
     from events.models import Entry, Event, Room, Round, Seat, Session, Table
-    from scoring import boards, rules, services
+    from scoring import rules, services
     from scoring.models import BoardSet, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
 
     director = get_user_model().objects.create_user("bench", password="bench-pass-1")

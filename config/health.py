@@ -22,6 +22,7 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
 from config.celery import app as celery_app
+from events.tasks import ping
 
 logger = logging.getLogger("config.health")
 
@@ -57,8 +58,6 @@ def _broker() -> dict:
 
 
 def _worker() -> dict:
-    from events.tasks import ping
-
     token = secrets.token_hex(8)
     timeout = settings.HEALTH_WORKER_TIMEOUT
     try:

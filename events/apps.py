@@ -7,4 +7,6 @@ class EventsConfig(AppConfig):
     verbose_name = _("Events")
 
     def ready(self):
-        from events import throttle  # noqa: F401  (its receivers count failed logins)
+        # Their receivers: failed logins are counted; a round's clock change reaches the
+        # clock documents.
+        from events import clockdoc, throttle  # noqa: F401

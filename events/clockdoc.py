@@ -40,9 +40,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
+from django.dispatch import receiver
 from django.utils import timezone, translation
 
-from events import announcements, clock, rounds
+from events import announcements, clock, rounds, signals
 from events.links import LinkNotFound
 from events.models import Announcement, Entry, Event, Room, Round, Seat
 
@@ -172,6 +173,11 @@ def room_changed(room_id: int, *, clock: bool = True) -> None:
     _bump_now_and_after_commit(
         [_console_key(room_id), _clock_key(room_id)], then=lambda: room_rebuild(room_id)
     )
+
+
+@receiver(signals.clock_changed, dispatch_uid="events.clockdoc.room_changed")
+def _clock_changed(sender, room_id: int, **kwargs) -> None:
+    room_changed(room_id)
 
 
 def room_and_entries_changed(room_id: int, entry_ids, table_id: int | None = None) -> None:

@@ -7,6 +7,19 @@ from events import throttle
 from events.models import Entry, Event
 
 
+def apply_service_error(form, error: ValidationError, field_for=None) -> None:
+    """Put a service's ValidationError on the form: each problem next to the field it names
+    (``field_for`` maps a service's name to the form's, e.g. ``scores.N`` → ``score_N``),
+    the rest, and a problem of no field, above the form. What was typed stays."""
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error)
+        return
+    for name, errors in error.error_dict.items():
+        if field_for is not None:
+            name = field_for(name)
+        form.add_error(name if name in form.fields else None, errors)
+
+
 class DateInput(forms.DateInput):
     input_type = "date"
 

@@ -8,7 +8,7 @@ director, with nothing of the director's pages on it.
 
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
-from django.urls import Resolver404
+from django.urls import Resolver404, reverse
 from django.utils.translation import gettext as _
 
 from events.models import Entry, Table
@@ -35,6 +35,16 @@ def link_error_text(kind: str) -> str:
         "This player link is not valid: it may be mistyped or from an earlier event. Scan the "
         "QR code on your name card again, or ask the director for your link."
     )
+
+
+def player_url(request, key: str) -> str:
+    """The absolute address of a player's private page (his QR code, his name card)."""
+    return request.build_absolute_uri(reverse("player:home", args=[key]))
+
+
+def table_url(request, key: str) -> str:
+    """The absolute address of a table's scoring page (the QR code on the table card)."""
+    return request.build_absolute_uri(reverse("table:home", args=[key]))
 
 
 def entry_by_key(key: str) -> Entry:

@@ -347,6 +347,10 @@ class RoundQuerySet(models.QuerySet):
     def running(self):
         return self.filter(state=Round.State.RUNNING)
 
+    def on_clock(self):
+        """The round on the clock: running or paused (a room has at most one)."""
+        return self.filter(state__in=Round.ON_CLOCK)
+
 
 class Round(models.Model):
     """One round of a room: every table plays one set; ends with «Конец тура!».
@@ -389,8 +393,15 @@ class Round(models.Model):
         ]
         indexes = [models.Index(fields=["state", "ends_at"], name="round_state_ends_at")]
 
+    #: The states of the round on the clock (its time runs or is held).
+    ON_CLOCK = (State.RUNNING, State.PAUSED)
+
     def __str__(self):
         return str(_("Round %(number)s") % {"number": self.number})
+
+    @property
+    def is_on_clock(self) -> bool:
+        return self.state in self.ON_CLOCK
 
 
 class Announcement(models.Model):
@@ -493,3 +504,100 @@ class Substitution(models.Model):
 
     def __str__(self):
         return f"{self.session}: {self.number} {self.leaving} → {self.arriving} ({self.from_round})"
+
+
+# --- the boxes each table plays ---------------------------------------------------------------
+# What the movement makes of a session besides the seats: its sets and deals (the duplicate
+# boxes, laid out by events.boards) and which set each table plays in each round. The score
+# sheets of those deals are one layer up (scoring.models).
+
+POSITIONS = [("W", "W"), ("N", "N"), ("E", "E"), ("S", "S")]
+
+
+class BoardSet(models.Model):
+    """A set (комплект): the boxes a table plays in one round; equal numbers, same boards.
+
+    Sets belong to the session: rooms with the same movement (twin rooms, e.g. 26 = 13 + 13)
+    play duplicated boxes of the same ``family``, so their results are compared together.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="board_sets")
+    family = models.PositiveSmallIntegerField(default=1)
+    number = models.PositiveIntegerField(_("set"))
+    players = models.PositiveSmallIntegerField(_("players at the table"))
+
+    class Meta:
+        db_table = "scoring_boardset"  # made by the scoring app before it moved here
+        ordering = ["session", "family", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "family", "number"], name="set_number_unique_in_family"
+            ),
+            models.CheckConstraint(condition=Q(players__in=[3, 4]), name="set_players_3_or_4"),
+        ]
+
+    def __str__(self):
+        return str(_("Set %(number)s") % {"number": self.number})
+
+
+class Deal(models.Model):
+    """One deal (a duplicate box) of a set, with the layout of the box."""
+
+    board_set = models.ForeignKey(BoardSet, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField(_("deal"))
+    dealer = models.CharField(max_length=1, choices=POSITIONS, blank=True)
+    first_hand = models.CharField(max_length=1, choices=POSITIONS)
+    talon_pocket = models.CharField(max_length=1, choices=POSITIONS)
+    # Active seats in speaking order, first hand first, e.g. "NES".
+    active_seats = models.CharField(max_length=3)
+    # A sheet or an adjustment of this deal changed: its comparison is to be recomputed.
+    scores_stale = models.BooleanField(default=False)
+
+    class Meta:
+        db_table = "scoring_deal"
+        ordering = ["board_set", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["board_set", "number"], name="deal_number_unique_in_set"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.board_set.number}.{self.number}"
+
+    @property
+    def code(self) -> str:
+        """How players call it: set 3, deal 2 → «3.2»."""
+        return f"{self.board_set.number}.{self.number}"
+
+
+class TablePlay(models.Model):
+    """The set a table plays in a round (and where its N player takes it at the end)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="plays")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="plays")
+    board_set = models.ForeignKey(BoardSet, on_delete=models.CASCADE, related_name="plays")
+    # Marked at «Конец тура!» when not every deal of the set has a sheet (time penalties).
+    late = models.BooleanField(default=False)
+
+    class Access(models.TextChoices):
+        """Whether the table's players may still write this round's sheets: by the clock
+        (``scoring.services.players_access``), or as the director decided."""
+
+        CLOCK = "", _("by the clock")
+        OPEN = "open", _("opened by the director")
+        CLOSED = "closed", _("closed by the director")
+
+    players_access = models.CharField(
+        max_length=6, choices=Access.choices, blank=True, default=Access.CLOCK
+    )
+
+    class Meta:
+        db_table = "scoring_tableplay"
+        ordering = ["round", "table__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="one_set_per_table_per_round")
+        ]
+
+    def __str__(self):
+        return f"{self.round}, {self.table}: {self.board_set}"

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field, replace
 
 from events.models import Entry, Room, Round, Seat
 
-ON_CLOCK = (Round.State.RUNNING, Round.State.PAUSED)
-
 
 @dataclass
 class Place:
@@ -95,7 +93,7 @@ def room_seating(room: Room) -> RoomSeating:
     open_rounds = list(
         Round.objects.filter(room=room).exclude(state=Round.State.FINISHED).order_by("number")[:2]
     )
-    current = next((r for r in open_rounds if r.state in ON_CLOCK), None)
+    current = next((r for r in open_rounds if r.is_on_clock), None)
     upcoming = next((r for r in open_rounds if r.state == Round.State.PENDING), None)
     found = RoomSeating(room=room, current=current, upcoming=upcoming)
     now_round = current or upcoming

@@ -10,14 +10,15 @@ import threading
 from dataclasses import dataclass
 from datetime import timedelta
 
+from celery import current_app
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Case, F, IntegerField, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from events import clock
-from events.models import Announcement, Round, Seat
+from events import clock, signals
+from events.models import Announcement, Round, Seat, TablePlay
 
 State = Round.State
 
@@ -49,17 +50,16 @@ def _locked(rnd: Round) -> Round:
 
 
 def _schedule_timers(rnd: Round) -> None:
-    """Queue the end (and warning) tasks after commit; stale ones will find nothing to do."""
-    from events import tasks
-
+    """Queue the end (and warning) tasks after commit; stale ones will find nothing to do.
+    By name (events.tasks calls this module; this module does not import the tasks)."""
     ends_at = rnd.ends_at
     warning = clock.warning_at(ends_at, rnd.room.session.event.warning_minutes)
     pk = rnd.pk
 
     def queue():
-        tasks.round_end_due.apply_async((pk,), eta=ends_at)
+        current_app.send_task("events.round_end_due", args=(pk,), eta=ends_at)
         if warning is not None and rnd.warned_at is None and warning > timezone.now():
-            tasks.round_warning_due.apply_async((pk,), eta=warning)
+            current_app.send_task("events.round_warning_due", args=(pk,), eta=warning)
 
     _queue_after_commit(queue, f"the timers of round {pk}")
 
@@ -93,11 +93,10 @@ def timers_unqueued() -> bool:
 
 
 def _clock_changed(room_id: int) -> None:
-    """The room's clock changed: its clock documents and console are stale (rebuilt after
-    commit, events/clockdoc.py)."""
-    from events import clockdoc  # clockdoc builds the documents from this module
-
-    clockdoc.room_changed(room_id)
+    """The room's clock changed: its clock documents and console are stale (events.clockdoc
+    hears it and rebuilds them after commit; it reads the rounds through this module, so it
+    is told by a signal, not called)."""
+    signals.clock_changed.send(sender=Round, room_id=room_id)
 
 
 def _announce(rnd: Round, kind: str, now, *, due_at=None, **data) -> Announcement:
@@ -115,9 +114,7 @@ def round_start(rnd: Round, *, length_seconds: int | None = None) -> Round:
     rnd = _locked(rnd)
     if rnd.state != State.PENDING:
         raise ValidationError(_("Round %(n)d has already started.") % {"n": rnd.number})
-    busy = (
-        rnd.room.rounds.exclude(pk=rnd.pk).filter(state__in=[State.RUNNING, State.PAUSED]).first()
-    )
+    busy = rnd.room.rounds.exclude(pk=rnd.pk).on_clock().first()
     if busy:
         raise ValidationError(
             _("Round %(n)d is still on the clock: end it first.") % {"n": busy.number}
@@ -201,7 +198,7 @@ def session_start_rounds(session, *, length_seconds: int | None = None) -> list[
         raise ValidationError({"length": _("A round lasts from 1 second to 4 hours.")})
     done = []
     for room in session.rooms.select_related("session__event").order_by("number"):
-        on_clock = room.rounds.filter(state__in=[State.RUNNING, State.PAUSED]).first()
+        on_clock = room.rounds.on_clock().first()
         if on_clock is not None:
             done.append(RoomStart(room, "running", on_clock.number))
             continue
@@ -214,7 +211,7 @@ def session_start_rounds(session, *, length_seconds: int | None = None) -> list[
                 round_start(following, length_seconds=length_seconds)
         except ValidationError as error:
             # Another director may have started it a moment ago: that is «running», not a fault.
-            started = room.rounds.filter(state__in=[State.RUNNING, State.PAUSED]).first()
+            started = room.rounds.on_clock().first()
             if started is not None:
                 done.append(RoomStart(room, "running", started.number))
             else:
@@ -300,7 +297,7 @@ def round_adjust(rnd: Round, *, seconds: int) -> Round:
 def round_end_now(rnd: Round) -> Round:
     """The director ends the round at once («Конец тура!» now)."""
     rnd = _locked(rnd)
-    if rnd.state not in (State.RUNNING, State.PAUSED):
+    if not rnd.is_on_clock:
         raise ValidationError(_("Only a round on the clock can be ended."))
     now = timezone.now()
     Round.objects.filter(pk=rnd.pk).update(state=State.RUNNING, ends_at=now, paused_remaining=None)
@@ -347,18 +344,14 @@ def room_fire_overdue(room_id: int, *, now=None) -> bool:
 
 
 def _after_end(rnd: Round, now) -> None:
-    from scoring.services import late_tables_mark
-
-    late_tables_mark(rnd)
+    signals.round_ended.send(sender=Round, round=rnd)  # the scoring side marks late tables
     changeover = rnd.room.session.event.changeover_minutes
     following = room_next_round(rnd.room)
     if changeover and following is not None:
-        from events import tasks
-
         at = now + timedelta(minutes=changeover)
         Round.objects.filter(pk=following.pk).update(auto_start_at=at)
         _queue_after_commit(
-            lambda: tasks.round_start_due.apply_async((following.pk,), eta=at),
+            lambda: current_app.send_task("events.round_start_due", args=(following.pk,), eta=at),
             f"the automatic start of round {following.pk}",
         )
 
@@ -439,8 +432,6 @@ def end_moves(rnd: Round) -> dict:
         "table"
     ):
         seats.setdefault(seat.round_id, {})[seat.participant] = (seat.table.number, seat.position)
-    from scoring.models import TablePlay
-
     sets = {}
     for play in TablePlay.objects.filter(round__in=[rnd, following]).select_related(
         "table", "board_set"

@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from events import clockdoc, roster
+from events import clockdoc, roster, signals
 from events.models import Draw, Entry, Event, Round, Seat, Session, Substitution
 
 EVENT_FIELDS = (
@@ -39,10 +39,8 @@ SETTLED_FIELDS = ("pot_rule", "suit_order")
 
 
 def event_update(event: Event, **fields) -> Event:
-    from scoring.models import ScoreSheet
-
     changing = [n for n in SETTLED_FIELDS if n in fields and fields[n] != getattr(event, n)]
-    if changing and ScoreSheet.objects.filter(play__round__room__session__event=event).exists():
+    if changing and signals.any_answer(signals.results_recorded, sender=Event, event=event):
         raise ValidationError(
             {
                 name: _("Sheets are already recorded with this rule; it can no longer change.")

@@ -42,20 +42,9 @@ urlpatterns = [
     path("events/<int:pk>/players/<int:entry_pk>/qr/", views.player_qr, name="player_qr"),
     path("events/<int:pk>/draws/", views.draw_list, name="draw_list"),
     path("events/<int:pk>/rooms/", views.room_list, name="room_list"),
-    path("events/<int:pk>/rooms/<int:room_pk>/", views.room_detail, name="room_detail"),
-    path(
-        "events/<int:pk>/rooms/<int:room_pk>/console.json",
-        views.room_console_json,
-        name="room_console",
-    ),
     path(
         "events/<int:pk>/sessions/<int:number>/rounds/start/",
         views.session_rounds_start,
         name="session_rounds_start",
-    ),
-    path(
-        "events/<int:pk>/rounds/<int:round_pk>/<slug:action>/",
-        views.round_action,
-        name="round_action",
     ),
 ]

@@ -5,15 +5,14 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
-from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from events import announcements, clockdoc, console, qr, roster, rounds, services
+from events import notices, qr, roster, rounds, services
+from events.access import director_event
 from events.forms import (
     DrawForm,
     EntryForm,
@@ -22,25 +21,11 @@ from events.forms import (
     ImportUploadForm,
     LoginForm,
     PasteForm,
+    apply_service_error,
 )
-from events.models import Announcement, Entry, Event, Room, Round, Substitution
+from events.links import player_url
+from events.models import Entry, Event, Room, Substitution
 from events.params import query_errors, query_int
-
-
-def event_for(user, pk) -> Event:
-    """The event if this director may see it; otherwise 404, saying nothing of others' events."""
-    try:
-        return Event.objects.visible_to(user).get(pk=pk)
-    except (Event.DoesNotExist, ValueError):
-        raise Http404(_("No such event among yours.")) from None
-
-
-def _apply_validation_error(form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
 
 
 @login_required
@@ -58,22 +43,21 @@ def event_create(request):
         try:
             event = services.event_create(owner=request.user, **form.cleaned_data)
         except ValidationError as error:
-            _apply_validation_error(form, error)
+            apply_service_error(form, error)
         else:
             messages.success(request, _("Event «%(name)s» created.") % {"name": event.name})
             return redirect(event)
     return render(request, "director/event_form.html", {"form": form, "event": None})
 
 
-@login_required
-def event_edit(request, pk):
-    event = event_for(request.user, pk)
+@director_event
+def event_edit(request, event):
     form = EventForm(request.POST or None, instance=event)
     if request.method == "POST" and form.is_valid():
         try:
             services.event_update(Event.objects.get(pk=event.pk), **form.cleaned_data)
         except ValidationError as error:
-            _apply_validation_error(form, error)
+            apply_service_error(form, error)
         else:
             messages.success(request, _("Event saved."))
             return redirect(event)
@@ -98,9 +82,8 @@ def _substitution_notes(event) -> dict[int, str]:
     return {pk: "; ".join(texts) for pk, texts in notes.items()}
 
 
-@login_required
-def event_detail(request, pk):
-    event = event_for(request.user, pk)
+@director_event
+def event_detail(request, event):
     entries = list(event.entries.all())
     notes = _substitution_notes(event)
     for entry in entries:
@@ -122,15 +105,14 @@ def event_detail(request, pk):
     )
 
 
-@login_required
-def entry_add(request, pk):
-    event = event_for(request.user, pk)
+@director_event
+def entry_add(request, event):
     form = EntryForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             entry = services.entry_create(event, **form.cleaned_data)
         except ValidationError as error:
-            _apply_validation_error(form, error)
+            apply_service_error(form, error)
         else:
             messages.success(request, _("%(name)s added.") % {"name": entry.full_name})
             if "add_another" in request.POST:
@@ -141,16 +123,15 @@ def entry_add(request, pk):
     )
 
 
-@login_required
-def entry_edit(request, pk, entry_pk):
-    event = event_for(request.user, pk)
+@director_event
+def entry_edit(request, event, entry_pk):
     entry = get_object_or_404(event.entries, pk=entry_pk)
     form = EntryForm(request.POST or None, instance=entry)
     if request.method == "POST" and form.is_valid():
         try:
             services.entry_update(event.entries.get(pk=entry.pk), **form.cleaned_data)
         except ValidationError as error:
-            _apply_validation_error(form, error)
+            apply_service_error(form, error)
         else:
             messages.success(request, _("Player saved."))
             return redirect(event)
@@ -159,10 +140,9 @@ def entry_edit(request, pk, entry_pk):
     )
 
 
-@login_required
-def entry_withdraw(request, pk, entry_pk):
+@director_event
+def entry_withdraw(request, event, entry_pk):
     """«Снять»: a page that says what the withdrawal means, then the withdrawal itself."""
-    event = event_for(request.user, pk)
     entry = get_object_or_404(event.entries, pk=entry_pk)
     error = None
     if request.method == "POST":
@@ -188,10 +168,9 @@ def entry_withdraw(request, pk, entry_pk):
     )
 
 
-@login_required
+@director_event
 @require_POST
-def entry_reinstate(request, pk, entry_pk):
-    event = event_for(request.user, pk)
+def entry_reinstate(request, event, entry_pk):
     try:
         entry = services.entry_reinstate(get_object_or_404(event.entries, pk=entry_pk))
     except ValidationError as refused:
@@ -210,9 +189,8 @@ def _imported(request, event, entries):
     return redirect(event)
 
 
-@login_required
-def entries_paste(request, pk):
-    event = event_for(request.user, pk)
+@director_event
+def entries_paste(request, event):
     form = PasteForm(request.POST or None)
     check = None
     if request.method == "POST" and form.is_valid():
@@ -237,9 +215,8 @@ def entries_paste(request, pk):
     )
 
 
-@login_required
-def entries_import(request, pk):
-    event = event_for(request.user, pk)
+@director_event
+def entries_import(request, event):
     form = ImportUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -266,10 +243,9 @@ def entries_import(request, pk):
     return render(request, "director/entries_import.html", {"form": form, "event": event})
 
 
-@login_required
+@director_event
 @require_POST
-def entries_import_confirm(request, pk):
-    event = event_for(request.user, pk)
+def entries_import_confirm(request, event):
     form = ImportConfirmForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("The import form was incomplete; upload the file again."))
@@ -291,10 +267,9 @@ def entries_import_confirm(request, pk):
         )
 
 
-@login_required
+@director_event
 @require_POST
-def draw(request, pk):
-    event = event_for(request.user, pk)
+def draw(request, event):
     form = DrawForm(request.POST)
     if form.is_valid():
         try:
@@ -310,9 +285,8 @@ def draw(request, pk):
     return redirect(event)
 
 
-@login_required
-def draw_list(request, pk):
-    event = event_for(request.user, pk)
+@director_event
+def draw_list(request, event):
     names = {e.pk: e.full_name for e in event.entries.all()}
     draws = [
         {
@@ -326,206 +300,11 @@ def draw_list(request, pk):
     return render(request, "director/draw_list.html", {"event": event, "draws": draws})
 
 
-@login_required
-def room_list(request, pk):
-    event = event_for(request.user, pk)
+@director_event
+def room_list(request, event):
     rooms = Room.objects.of_event(event).select_related("session").prefetch_related("tables")
     return render(request, "director/room_list.html", {"event": event, "rooms": rooms})
 
-
-ROUND_ACTIONS = {
-    "start": rounds.round_start,
-    "pause": rounds.round_pause,
-    "resume": rounds.round_resume,
-    "adjust": rounds.round_adjust,
-    "end": rounds.round_end_now,
-}
-
-
-def _round_asked(request) -> int | None:
-    """The console's ``?round=N`` (a round number in the room); None: follow the clock."""
-    return query_int(request.GET, "round")
-
-
-def _console(room, round_number) -> console.Console:
-    try:
-        return console.console_state(room, round_number=round_number)
-    except console.NoSuchRound:
-        raise Http404(_("No such round in this room.")) from None
-
-
-def _room(event, room_pk) -> Room:
-    return get_object_or_404(
-        Room.objects.of_event(event).select_related("session__event"), pk=room_pk
-    )
-
-
-def _grid(state: console.Console) -> list[dict]:
-    """The grid's rows with each cell's sign and name, and the empty cells that fill a row
-    of a smaller set up to the widest one."""
-    return [
-        {
-            "row": row,
-            "cells": [(cell, *console.LEGEND[cell.state]) for cell in row.cells],
-            "padding": range(len(state.deals) - len(row.cells)),
-        }
-        for row in state.rows
-    ]
-
-
-def _room_page(
-    request,
-    event,
-    room,
-    *,
-    typed=None,
-    status=200,
-    round_number=None,
-    field_errors=None,
-    confirm_end=False,
-):
-    log = (
-        Announcement.objects.filter(room=room)
-        .select_related("round", "room")
-        .order_by("-fired_at", "-id")
-    )
-    state = _console(room, round_number)
-    return render(
-        request,
-        "director/room_detail.html",
-        {
-            "event": event,
-            "room": room,
-            "clock": clockdoc.room_clock(room),
-            "current": room.rounds.filter(
-                state__in=[Round.State.RUNNING, Round.State.PAUSED]
-            ).first(),
-            "next_round": rounds.room_next_round(room),
-            "log": [
-                (
-                    a,
-                    announcements.headline(a),
-                    announcements.details(a),
-                    (a.fired_at - a.due_at).total_seconds() if a.due_at else None,
-                )
-                for a in log[:100]
-            ],
-            "typed": typed or {},
-            "field_errors": field_errors or {},
-            "confirm_end": confirm_end,
-            "other_rooms": room.session.rooms.exclude(pk=room.pk).exists(),
-            "console": state,
-            "legend": [
-                (name, *console.LEGEND[name], state.counts[name]) for name in console.STATES
-            ],
-            "grid": _grid(state),
-        },
-        status=status,
-    )
-
-
-@login_required
-@query_errors
-def room_detail(request, pk, room_pk):
-    """The room's live console: the clock and its controls, the grid of sheets, disputes and
-    late tables, and the ways to act on them."""
-    event = event_for(request.user, pk)
-    room = _room(event, room_pk)
-    return _room_page(
-        request,
-        event,
-        room,
-        round_number=_round_asked(request),
-        confirm_end=request.GET.get("confirm") == "end",
-    )
-
-
-@never_cache
-@login_required
-@query_errors
-def room_console_json(request, pk, room_pk):
-    """The console's state for the page's poller; ``?since=<version>`` answers only whether
-    anything changed."""
-    round_number = _round_asked(request)
-    # One query finds the room and proves it is this director's; an unchanged version
-    # answers from the cache without building the grid (hundreds of polls an hour).
-    room = (
-        Room.objects.filter(pk=room_pk, session__event__in=Event.objects.visible_to(request.user))
-        .filter(session__event_id=pk)
-        .select_related("session__event")
-        .order_by()
-        .first()
-    )
-    if room is None:
-        raise Http404(_("No such event among yours."))
-    version = clockdoc.console_version(room)
-    if request.GET.get("since") == version:
-        return JsonResponse({"version": version, "changed": False})
-    # Built once per version (read before building) and language: every console open on
-    # the room (the director's laptop, an assistant's) takes the same copy.
-    key = f"console:{room.pk}:{version}:{round_number or ''}:{get_language() or ''}"
-    state = clockdoc.by_tokens(key, lambda: _console(room, round_number).as_dict())
-    return JsonResponse(state | {"changed": True})
-
-
-@login_required
-@require_POST
-def round_action(request, pk, round_pk, action):
-    event = event_for(request.user, pk)
-    rnd = get_object_or_404(
-        Round.objects.filter(room__session__event=event).select_related("room__session__event"),
-        pk=round_pk,
-    )
-    service = ROUND_ACTIONS.get(action)
-    if service is None:
-        raise Http404(_("No such clock action."))
-    if action == "end" and request.POST.get("confirm") != "yes":
-        # Ending a round cannot be undone: ask first (the page shows what it will do).
-        return _room_page(request, event, rnd.room, confirm_end=True)
-    kwargs = {}
-    try:
-        if action == "adjust":
-            if not request.POST.get("minutes", "").strip():
-                raise ValidationError(
-                    _(
-                        "«Add minutes»: type how many minutes to add, e.g. 5, or a negative "
-                        "number such as −2 to take time off."
-                    )
-                )
-            kwargs["seconds"] = _int_field(request.POST, "minutes", _("Add minutes")) * 60
-        elif action == "start" and request.POST.get("minutes", "").strip():
-            kwargs["length_seconds"] = _int_field(request.POST, "minutes", _("minutes")) * 60
-        rounds.timers_unqueued()  # what an earlier request of this thread left: not ours
-        service(rnd, **kwargs)
-    except ValidationError as error:
-        # Show the refusal on the page itself, next to the field, keeping what was typed.
-        text = " ".join(error.messages)
-        if action not in FIELD_ACTIONS:  # the others show it next to their field, once
-            messages.error(request, text)
-        typed = {action: request.POST.get("minutes", "")}
-        return _room_page(
-            request, event, rnd.room, typed=typed, status=400, field_errors={action: text}
-        )
-    _tell_unqueued(request)
-    return redirect("director:room_detail", pk=event.pk, room_pk=rnd.room_id)
-
-
-#: What the director reads when the round changed but its timer could not be queued.
-TIMERS_UNQUEUED = gettext_lazy(
-    "Done, but the task queue does not answer: the server's timer could not be set. "
-    "«Конец тура!» still comes on time — the first look at the room's clock after the end "
-    "(the hall screen, any phone, this page) gives it. Check the worker and Redis "
-    "(/healthz)."
-)
-
-
-def _tell_unqueued(request) -> None:
-    if rounds.timers_unqueued():
-        messages.warning(request, TIMERS_UNQUEUED)
-
-
-#: The clock actions whose form has a field the refusal is shown next to.
-FIELD_ACTIONS = ("adjust", "start")
 
 #: What «start the next round in every room» tells about each room.
 ROOM_START_TEXTS = {
@@ -539,12 +318,11 @@ ROOM_START_TEXTS = {
 }
 
 
-@login_required
+@director_event
 @require_POST
-def session_rounds_start(request, pk, number):
+def session_rounds_start(request, event, number):
     """«Начать тур во всех комнатах»: the next round of every room of the session, in one
     click and one transaction; the result is told room by room."""
-    event = event_for(request.user, pk)
     session = get_object_or_404(event.sessions, number=number)
     rounds.timers_unqueued()  # what an earlier request of this thread left: not ours
     for done in rounds.session_start_rounds(session):
@@ -554,22 +332,11 @@ def session_rounds_start(request, pk, number):
             level,
             text % {"room": done.room, "round": done.round, "why": done.message},
         )
-    _tell_unqueued(request)
+    notices.tell_unqueued(request)
     back = request.POST.get("next", "")
     if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         return redirect(back)
     return redirect("director:room_list", pk=event.pk)
-
-
-def _int_field(data, name, label) -> int:
-    raw = data.get(name, "").strip()
-    try:
-        return int(raw)
-    except ValueError:
-        raise ValidationError(
-            _("«%(field)s» must be a whole number, not «%(value)s».")
-            % {"field": label, "value": raw}
-        ) from None
 
 
 #: Name cards per page: 30 A4 sheets of 8. A big event prints page by page, each page built
@@ -577,19 +344,18 @@ def _int_field(data, name, label) -> int:
 CARDS_PER_PAGE = 240
 
 
-@login_required
+@director_event
 @query_errors
-def name_cards(request, pk):
+def name_cards(request, event):
     """An A4 sheet of name cards, each with the player's private QR code; a page of
     :data:`CARDS_PER_PAGE` cards at a time (``?page=N``) for a big event."""
-    event = event_for(request.user, pk)
     entries = event.entries.active().order_by("number", "last_name", "pk")
     total = entries.count()
     pages = max(1, -(-total // CARDS_PER_PAGE))
     page = query_int(request.GET, "page", maximum=pages, default=1)
     first = (page - 1) * CARDS_PER_PAGE
     chosen = list(entries[first : first + CARDS_PER_PAGE])
-    urls = {e.pk: request.build_absolute_uri(f"/p/{e.key}/") for e in chosen}
+    urls = {e.pk: player_url(request, e.key) for e in chosen}
     codes = qr.qr_svgs(list(urls.values()), scale=4)
     cards = [{"entry": e, "url": urls[e.pk], "qr": codes[urls[e.pk]]} for e in chosen]
     return render(
@@ -614,12 +380,11 @@ def name_cards(request, pk):
     )
 
 
-@login_required
-def player_qr(request, pk, entry_pk):
+@director_event
+def player_qr(request, event, entry_pk):
     """One player's QR code, big enough to scan from a phone held at arm's length."""
-    event = event_for(request.user, pk)
     entry = get_object_or_404(event.entries, pk=entry_pk)
-    url = request.build_absolute_uri(f"/p/{entry.key}/")
+    url = player_url(request, entry.key)
     return render(
         request,
         "director/player_qr.html",

@@ -8,7 +8,7 @@ from django.http import HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 
 from events import clockdoc, qr
-from events.links import entry_by_key
+from events.links import entry_by_key, player_url
 from events.models import Entry
 
 
@@ -25,5 +25,5 @@ def clock_json(request, key):
 
 def qr_svg(request, key):
     entry = _entry(key)
-    url = request.build_absolute_uri(f"/p/{entry.key}/")
+    url = player_url(request, entry.key)
     return HttpResponse(qr.qr_svg(url), content_type="image/svg+xml")

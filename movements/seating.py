@@ -2,10 +2,9 @@
 
 from collections import defaultdict
 
-from events.models import Room, Seat, Session
+from events.models import Room, Seat, Session, TablePlay
 from movements import cards, engine, planner
 from movements.models import Scheme
-from scoring.models import TablePlay
 
 
 def set_labeller(session: Session):

@@ -7,12 +7,22 @@ from django.db import transaction
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from events import clockdoc
-from events.models import Entry, Event, Room, Round, Seat, Session, Substitution, Table
-from movements import engine, planner, schemes
+from events import boards, clockdoc
+from events.models import (
+    BoardSet,
+    Deal,
+    Entry,
+    Event,
+    Room,
+    Round,
+    Seat,
+    Session,
+    Substitution,
+    Table,
+    TablePlay,
+)
+from movements import engine, planner, schemes, signals
 from movements.models import Scheme
-from scoring import boards
-from scoring.models import BoardSet, Deal, TablePlay
 
 MAX_ROOMS = 8
 MAX_SCHEME_PARTICIPANTS = 200
@@ -380,10 +390,9 @@ def seat_substitute(
         arriving=arriving,
         made_by=by,
     )
-    # Results already recorded in those rounds now belong to the substitute.
-    from scoring.standings import session_recompute
-
-    session_recompute(session)
+    # Results already recorded in those rounds now belong to the substitute (the scoring
+    # side recomputes the standings).
+    signals.seats_changed_hands.send(sender=Session, session=session)
     clockdoc.setup_changed()  # the seats changed hands: the phones find their rooms again
     return changed
 

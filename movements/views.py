@@ -12,30 +12,23 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from events.access import director_event
+from events.forms import apply_service_error
+from events.links import table_url
 from events.models import Room, Session, Table
 from events.params import query_errors, query_int
 from events.qr import qr_svg
-from events.views import event_for
 from movements import cards, engine, planner, schemes, seating, services
 from movements.forms import PlanChooseForm, SchemeForm, SubstituteForm
 from movements.models import Scheme
 
 PAPERS = ("a4", "a5")
-
-
-def _apply(form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
 
 
 def _session(event, number) -> Session:
@@ -373,9 +366,8 @@ def _described(plan: dict, minutes_per_deal: int, now) -> list[dict]:
 # --- the planner ----------------------------------------------------------------------------
 
 
-@login_required
-def plan(request, pk):
-    event = event_for(request.user, pk)
+@director_event
+def plan(request, event):
     doc = seating.event_plan(event)
     next_number = services.next_session_number(event)
     form = PlanChooseForm(request.POST or None, plan=doc, next_number=next_number)
@@ -389,7 +381,7 @@ def plan(request, pk):
                 number=form.cleaned_data["number"],
             )
         except ValidationError as error:
-            _apply(form, error)
+            apply_service_error(form, error)
         else:
             messages.success(
                 request,
@@ -432,9 +424,8 @@ def _session_context(event, session, rooms_seating, form):
     }
 
 
-@login_required
-def session_detail(request, pk, number):
-    event = event_for(request.user, pk)
+@director_event
+def session_detail(request, event, number):
     session = _session(event, number)
     form = SubstituteForm(request.POST or None, session=session)
     if request.method == "POST" and form.is_valid():
@@ -448,7 +439,7 @@ def session_detail(request, pk, number):
                 by=request.user,
             )
         except ValidationError as error:
-            _apply(form, error)
+            apply_service_error(form, error)
         else:
             messages.success(
                 request,
@@ -481,10 +472,9 @@ def _int_param(request, name) -> int | None:
     return query_int(request.GET, name)
 
 
-@login_required
+@director_event
 @query_errors
-def table_cards(request, pk, number):
-    event = event_for(request.user, pk)
+def table_cards(request, event, number):
     session = _session(event, number)
     room_no, table_no = _int_param(request, "room"), _int_param(request, "table")
     found = []
@@ -503,9 +493,7 @@ def table_cards(request, pk, number):
     }
     items = []
     for card in found:
-        url = request.build_absolute_uri(
-            reverse("table:home", args=[keys[(card.room, card.table)]])
-        )
+        url = table_url(request, keys[(card.room, card.table)])
         items.append((card, url, qr_svg(url, scale=3)))
     return render(
         request,
@@ -520,10 +508,9 @@ def table_cards(request, pk, number):
     )
 
 
-@login_required
+@director_event
 @query_errors
-def participant_cards(request, pk, number):
-    event = event_for(request.user, pk)
+def participant_cards(request, event, number):
     session = _session(event, number)
     who = _int_param(request, "participant")
     found = [
@@ -565,18 +552,16 @@ def _csv_response(event, session, what: str, header, rows) -> HttpResponse:
     return response
 
 
-@login_required
-def grid_csv(request, pk, number):
-    event = event_for(request.user, pk)
+@director_event
+def grid_csv(request, event, number):
     session = _session(event, number)
     header = [_("Room"), _("Round"), _("Table"), _("Set"), *_seat_header(), _("Pause")]
     rows = cards.grid_csv_rows(seating.session_seating(session))
     return _csv_response(event, session, "grid", header, rows)
 
 
-@login_required
-def table_csv(request, pk, number):
-    event = event_for(request.user, pk)
+@director_event
+def table_csv(request, event, number):
     session = _session(event, number)
     header = [_("Room"), _("Table"), _("Round"), _("Set"), *_seat_header(), _("Set goes to")]
     found = [c for room in seating.session_seating(session) for c in cards.table_cards(room)]
@@ -584,9 +569,8 @@ def table_csv(request, pk, number):
     return _csv_response(event, session, "tables", header, rows)
 
 
-@login_required
-def participant_csv(request, pk, number):
-    event = event_for(request.user, pk)
+@director_event
+def participant_csv(request, event, number):
     session = _session(event, number)
     header = [
         _("Participant"),

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from events.models import Event
 from events.params import api_query_int
+from events.services import event_set_results_public
 from scoring import display, services, standings
 from scoring.models import Adjustment, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
 from scoring.traveller_note import pockets_of
@@ -508,8 +509,6 @@ class AdjustmentDetail(APIView):
 class Publish(APIView):
     @extend_schema(request=PublishSerializer, responses=PublishSerializer)
     def post(self, request, event_pk):
-        from events.services import event_set_results_public
-
         event = _own_event(request, event_pk)
         given = PublishSerializer(data=request.data)
         given.is_valid(raise_exception=True)

@@ -11,6 +11,7 @@ from fractions import Fraction
 from django.utils.translation import gettext as _
 
 from scoring import rules
+from scoring.models import ScoreSheet
 from scoring.services import lang
 
 SUIT_SYMBOLS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
@@ -91,8 +92,6 @@ def figure_unit(method: str) -> str:
 
 
 def status_text(status: str) -> str:
-    from scoring.models import ScoreSheet
-
     try:
         return str(ScoreSheet.Status(status).label)
     except ValueError:

@@ -9,6 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from events.forms import apply_service_error
 from scoring import display
 from scoring.models import Adjustment, Deal
 
@@ -89,11 +90,7 @@ class ScorerForm(forms.Form):
 
     def add_service_error(self, error: ValidationError) -> None:
         """Put the service's problems next to the fields they name."""
-        if not hasattr(error, "error_dict"):
-            self.add_error(None, error)
-            return
-        for name, errors in error.error_dict.items():
-            self.add_error(self.field_for(name), errors)
+        apply_service_error(self, error, self.field_for)
 
     def field_for(self, name: str) -> str | None:
         """The form field for a service field name (``tricks.E`` → ``tricks_E``)."""
@@ -161,11 +158,7 @@ class AdjustmentForm(forms.Form):
             self.fields["deal"].initial = deals[0].number
 
     def apply(self, error: ValidationError) -> None:
-        if hasattr(error, "error_dict"):
-            for name, errors in error.error_dict.items():
-                self.add_error(name if name in self.fields else None, errors)
-        else:
-            self.add_error(None, error)
+        apply_service_error(self, error)
 
 
 SEAT_SCORE_CHOICES = [("", _("as for the table")), *Adjustment.Score.choices]
@@ -232,16 +225,14 @@ class TableAdjustmentForm(forms.Form):
 
     def apply(self, error: ValidationError) -> None:
         """The service's problems next to their fields (``scores.N`` → ``score_N``)."""
-        if not hasattr(error, "error_dict"):
-            self.add_error(None, error)
-            return
-        for name, errors in error.error_dict.items():
-            if name.startswith("scores."):
-                name = f"score_{name.partition('.')[2]}"
-            self.add_error(name if name in self.fields else None, errors)
+        apply_service_error(self, error, _score_field)
 
 
 SEATS = ("W", "N", "E", "S")
+
+
+def _score_field(name: str) -> str:
+    return f"score_{name.partition('.')[2]}" if name.startswith("scores.") else name
 
 
 def round_label(rnd, many_rooms: bool) -> str:

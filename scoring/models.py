@@ -1,99 +1,30 @@
-"""Sets and deals of a session, and which set each table plays in each round."""
+"""The scoring side's rows: score sheets and their versions, the director's adjustments, and
+the cached comparison (deal scores, session totals).
+
+The boxes the sheets are of — a session's sets and deals, and which set each table plays in
+each round — are the movement's product and live one layer down, in ``events.models``;
+they are named here too so that the scoring code reads them from its own models module."""
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-POSITIONS = [("W", "W"), ("N", "N"), ("E", "E"), ("S", "S")]
+from events.models import POSITIONS, BoardSet, Deal, TablePlay
 
-
-class BoardSet(models.Model):
-    """A set (комплект): the boxes a table plays in one round; equal numbers, same boards.
-
-    Sets belong to the session: rooms with the same movement (twin rooms, e.g. 26 = 13 + 13)
-    play duplicated boxes of the same ``family``, so their results are compared together.
-    """
-
-    session = models.ForeignKey(
-        "events.Session", on_delete=models.CASCADE, related_name="board_sets"
-    )
-    family = models.PositiveSmallIntegerField(default=1)
-    number = models.PositiveIntegerField(_("set"))
-    players = models.PositiveSmallIntegerField(_("players at the table"))
-
-    class Meta:
-        ordering = ["session", "family", "number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["session", "family", "number"], name="set_number_unique_in_family"
-            ),
-            models.CheckConstraint(condition=Q(players__in=[3, 4]), name="set_players_3_or_4"),
-        ]
-
-    def __str__(self):
-        return str(_("Set %(number)s") % {"number": self.number})
-
-
-class Deal(models.Model):
-    """One deal (a duplicate box) of a set, with the layout of the box."""
-
-    board_set = models.ForeignKey(BoardSet, on_delete=models.CASCADE, related_name="deals")
-    number = models.PositiveSmallIntegerField(_("deal"))
-    dealer = models.CharField(max_length=1, choices=POSITIONS, blank=True)
-    first_hand = models.CharField(max_length=1, choices=POSITIONS)
-    talon_pocket = models.CharField(max_length=1, choices=POSITIONS)
-    # Active seats in speaking order, first hand first, e.g. "NES".
-    active_seats = models.CharField(max_length=3)
-    # A sheet or an adjustment of this deal changed: its comparison is to be recomputed.
-    scores_stale = models.BooleanField(default=False)
-
-    class Meta:
-        ordering = ["board_set", "number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["board_set", "number"], name="deal_number_unique_in_set"
-            )
-        ]
-
-    def __str__(self):
-        return f"{self.board_set.number}.{self.number}"
-
-    @property
-    def code(self) -> str:
-        """How players call it: set 3, deal 2 → «3.2»."""
-        return f"{self.board_set.number}.{self.number}"
-
-
-class TablePlay(models.Model):
-    """The set a table plays in a round (and where its N player takes it at the end)."""
-
-    round = models.ForeignKey("events.Round", on_delete=models.CASCADE, related_name="plays")
-    table = models.ForeignKey("events.Table", on_delete=models.CASCADE, related_name="plays")
-    board_set = models.ForeignKey(BoardSet, on_delete=models.CASCADE, related_name="plays")
-    # Marked at «Конец тура!» when not every deal of the set has a sheet (time penalties).
-    late = models.BooleanField(default=False)
-
-    class Access(models.TextChoices):
-        """Whether the table's players may still write this round's sheets: by the clock
-        (``scoring.services.players_access``), or as the director decided."""
-
-        CLOCK = "", _("by the clock")
-        OPEN = "open", _("opened by the director")
-        CLOSED = "closed", _("closed by the director")
-
-    players_access = models.CharField(
-        max_length=6, choices=Access.choices, blank=True, default=Access.CLOCK
-    )
-
-    class Meta:
-        ordering = ["round", "table__number"]
-        constraints = [
-            models.UniqueConstraint(fields=["round", "table"], name="one_set_per_table_per_round")
-        ]
-
-    def __str__(self):
-        return f"{self.round}, {self.table}: {self.board_set}"
+__all__ = [
+    "POSITIONS",
+    "Adjustment",
+    "BoardSet",
+    "Deal",
+    "DealScore",
+    "Proof",
+    "ScoreSheet",
+    "ScoreSheetVersion",
+    "SessionScoring",
+    "SessionTotal",
+    "TablePlay",
+]
 
 
 class Proof(models.TextChoices):

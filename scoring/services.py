@@ -36,9 +36,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import afterwards, clockdoc
+from events.boards import board_layout
 from events.models import Event, Round, Seat, Table
-from scoring import rules
-from scoring.boards import board_layout
+from scoring import rules, standings
 from scoring.models import Adjustment, Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
 
 logger = logging.getLogger("scoring")
@@ -311,7 +311,7 @@ def _access(play: TablePlay, following: Round | None) -> PlayersAccess:
     open it again later."""
     rnd = play.round
     n = rnd.number
-    if rnd.state in (Round.State.RUNNING, Round.State.PAUSED):
+    if rnd.is_on_clock:
         return PlayersAccess(True, False, "", at_table_now=True)
     # Over, and the table has not moved on: the round is still the one at the table.
     here = rnd.state == Round.State.FINISHED and (
@@ -1197,8 +1197,6 @@ def _mark_stale(deal_ids, play: TablePlay | None):
 
 def _recompute_here(ids: list[int], session):
     def recompute():
-        from scoring import standings
-
         standings.deals_recompute(ids, session=session)
 
     return recompute

@@ -2,11 +2,23 @@
 
 from django.urls import path
 
-from scoring import views
+from scoring import views, views_room
 
 app_name = "scoring"
 
 urlpatterns = [
+    # The room's live console and its clock controls (scoring.views_room).
+    path("events/<int:pk>/rooms/<int:room_pk>/", views_room.room_detail, name="room_detail"),
+    path(
+        "events/<int:pk>/rooms/<int:room_pk>/console.json",
+        views_room.room_console_json,
+        name="room_console",
+    ),
+    path(
+        "events/<int:pk>/rounds/<int:round_pk>/<slug:action>/",
+        views_room.round_action,
+        name="round_action",
+    ),
     path("events/<int:pk>/scores/", views.overview, name="overview"),
     path("events/<int:pk>/scores/publish/", views.publish, name="publish"),
     path("events/<int:pk>/scores/plays/<int:play_pk>/", views.play_detail, name="play"),

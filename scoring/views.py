@@ -4,7 +4,6 @@ save), a sheet's history, adjustments, publishing the results. Views only transl
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q
 from django.http import Http404
@@ -15,10 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
+from events.access import director_event
 from events.models import Round, Seat
 from events.params import query_errors, query_int
 from events.services import event_set_results_public
-from events.views import event_for
 from scoring import services
 from scoring.forms import AdjustmentForm, TableAdjustmentForm
 from scoring.models import Adjustment, Deal, ScoreSheet, TablePlay
@@ -61,11 +60,10 @@ def _players(play: TablePlay) -> dict[str, str]:
     return {seat.position: seat.entry.full_name for seat in _seats(play)}
 
 
-@login_required
+@director_event
 @query_errors
-def overview(request, pk):
+def overview(request, event):
     """Sheets per round and table, with their status; the round is chosen in the page."""
-    event = event_for(request.user, pk)
     rounds = list(
         Round.objects.filter(room__session__event=event)
         .select_related("room__session")
@@ -78,7 +76,7 @@ def overview(request, pk):
         if chosen is None:
             raise Http404(_("No such round in this event."))
     if chosen is None and rounds:
-        on_clock = [r for r in rounds if r.state in (Round.State.RUNNING, Round.State.PAUSED)]
+        on_clock = [r for r in rounds if r.is_on_clock]
         started = [r for r in rounds if r.state != Round.State.PENDING]
         chosen = (on_clock or started[-1:] or rounds)[0]
     plays = []
@@ -148,10 +146,9 @@ def _play_context(event, play, form=None):
     }
 
 
-@login_required
-def play_detail(request, pk, play_pk):
+@director_event
+def play_detail(request, event, play_pk):
     """One table in one round: its set's deals, their sheets, and its adjustments."""
-    event = event_for(request.user, pk)
     play = _play(event, play_pk)
     return render(request, "scoring/play.html", _play_context(event, play))
 
@@ -163,10 +160,9 @@ def _deal_of(play: TablePlay, number: int) -> Deal:
     return deal
 
 
-@login_required
-def sheet_form(request, pk, play_pk, number):
+@director_event
+def sheet_form(request, event, play_pk, number):
     """The scorer form: «Check» shows the settlement, «Save» records exactly what was shown."""
-    event = event_for(request.user, pk)
     play = _play(event, play_pk)
     deal = _deal_of(play, number)
     sheet = (
@@ -218,10 +214,9 @@ def _sheet(event, sheet_pk) -> ScoreSheet:
     )
 
 
-@login_required
-def sheet_detail(request, pk, sheet_pk):
+@director_event
+def sheet_detail(request, event, sheet_pk):
     """A sheet's every version, who entered it and when; accept a proposal or confirm."""
-    event = event_for(request.user, pk)
     sheet = _sheet(event, sheet_pk)
     versions = sheet.versions.select_related("entered_by_user", "entered_by_entry").order_by(
         "-number"
@@ -233,20 +228,18 @@ def sheet_detail(request, pk, sheet_pk):
     )
 
 
-@login_required
+@director_event
 @require_POST
-def sheet_confirm(request, pk, sheet_pk):
-    event = event_for(request.user, pk)
+def sheet_confirm(request, event, sheet_pk):
     sheet = _sheet(event, sheet_pk)
     services.sheet_confirm(sheet, by_user=request.user)
     messages.success(request, _("Deal %(code)s confirmed.") % {"code": sheet.deal.code})
     return redirect("scoring:sheet", pk=event.pk, sheet_pk=sheet.pk)
 
 
-@login_required
+@director_event
 @require_POST
-def sheet_restore(request, pk, sheet_pk):
-    event = event_for(request.user, pk)
+def sheet_restore(request, event, sheet_pk):
     sheet = _sheet(event, sheet_pk)
     try:
         number = query_int(request.POST, "version")  # ASCII digits only: «٣» is refused
@@ -283,7 +276,7 @@ def _table_form_initial(event, rounds, wanted) -> dict:
     )
     if play is not None:
         return {"round": play.round_id, "table": play.table.number}
-    on_clock = [r for r in rounds if r.state in (Round.State.RUNNING, Round.State.PAUSED)]
+    on_clock = [r for r in rounds if r.is_on_clock]
     started = [r for r in rounds if r.state != Round.State.PENDING]
     chosen = (on_clock or started[-1:] or rounds[:1] or [None])[0]
     return {"round": chosen.pk} if chosen else {}
@@ -325,12 +318,11 @@ def _adjustments_page(request, event, form, *, status=200):
     )
 
 
-@login_required
+@director_event
 @query_errors
-def adjustment_list(request, pk):
+def adjustment_list(request, event):
     """Every adjustment of the event, and the form that gives a whole table its artificial
     scores at once."""
-    event = event_for(request.user, pk)
     rounds = _event_rounds(event)
     form = TableAdjustmentForm(
         rounds=rounds, initial=_table_form_initial(event, rounds, query_int(request.GET, "play"))
@@ -338,11 +330,10 @@ def adjustment_list(request, pk):
     return _adjustments_page(request, event, form)
 
 
-@login_required
+@director_event
 @require_POST
-def adjustments_table(request, pk):
+def adjustments_table(request, event):
     """One artificial score for a whole table-round (or one of its deals), in one write."""
-    event = event_for(request.user, pk)
     rounds = _event_rounds(event)
     form = TableAdjustmentForm(request.POST, rounds=rounds)
     if form.is_valid():
@@ -391,10 +382,9 @@ def adjustments_table(request, pk):
     return _adjustments_page(request, event, form, status=400)
 
 
-@login_required
+@director_event
 @require_POST
-def adjustment_add(request, pk, play_pk):
-    event = event_for(request.user, pk)
+def adjustment_add(request, event, play_pk):
     play = _play(event, play_pk)
     seats = _seats(play)
     deals = list(play.board_set.deals.order_by("number"))
@@ -422,10 +412,9 @@ def adjustment_add(request, pk, play_pk):
     return render(request, "scoring/play.html", _play_context(event, play, form), status=400)
 
 
-@login_required
+@director_event
 @require_POST
-def adjustment_delete(request, pk, adjustment_pk):
-    event = event_for(request.user, pk)
+def adjustment_delete(request, event, adjustment_pk):
     adjustment = get_object_or_404(
         Adjustment.objects.filter(play__round__room__session__event=event), pk=adjustment_pk
     )
@@ -453,11 +442,10 @@ ACCESS_DONE = {
 }
 
 
-@login_required
+@director_event
 @require_POST
-def play_access(request, pk, play_pk):
+def play_access(request, event, play_pk):
     """The director opens a finished round to one table's players again, or closes it."""
-    event = event_for(request.user, pk)
     play = _play(event, play_pk)
     try:
         play = services.play_access_set(play, request.POST.get("access", ""), by_user=request.user)
@@ -472,11 +460,10 @@ def play_access(request, pk, play_pk):
     return redirect("scoring:play", pk=event.pk, play_pk=play.pk)
 
 
-@login_required
+@director_event
 @require_POST
-def round_close(request, pk, round_pk):
+def round_close(request, event, round_pk):
     """The director closes a finished round to every table (e.g. the session's last one)."""
-    event = event_for(request.user, pk)
     rnd = get_object_or_404(Round.objects.filter(room__session__event=event), pk=round_pk)
     try:
         services.round_access_set(rnd, TablePlay.Access.CLOSED, by_user=request.user)
@@ -491,10 +478,9 @@ def round_close(request, pk, round_pk):
     return redirect(f"{reverse('scoring:overview', args=[event.pk])}?round={rnd.pk}")
 
 
-@login_required
+@director_event
 @require_POST
-def publish(request, pk):
-    event = event_for(request.user, pk)
+def publish(request, event):
     public = request.POST.get("public") == "1"
     event_set_results_public(event, public)
     messages.success(

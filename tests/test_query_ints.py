@@ -116,8 +116,8 @@ def _page_400(response, name):
 
 def _room_urls(session):
     room = session.rooms.get(number=1)
-    page = reverse("director:room_detail", args=[session.event.pk, room.pk])
-    json = reverse("director:room_console", args=[session.event.pk, room.pk])
+    page = reverse("scoring:room_detail", args=[session.event.pk, room.pk])
+    json = reverse("scoring:room_console", args=[session.event.pk, room.pk])
     return page, json
 
 

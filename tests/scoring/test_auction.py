@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.boards import Seat
+from events.boards import Seat
 from scoring.rules import (
     AUSTRIAN_SUIT_ORDER,
     SEED_SUIT_ORDER,

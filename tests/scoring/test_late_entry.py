@@ -193,7 +193,7 @@ def test_the_access_of_many_tables_is_read_in_a_fixed_number_of_queries(
 
 
 def test_the_console_marks_the_sheets_written_after_the_bell(play, client):
-    from events.console import console_state
+    from scoring.console import console_state
 
     start(play.round)
     services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_entry=entry_at(play, "N"))

@@ -1,4 +1,4 @@
-"""The rules of one deal: checks of the score sheet and the settlement (scoring/rules.py)."""
+"""The rules of one deal: checks of the score sheet and the settlement (scoring/rules/)."""
 
 import json
 from decimal import Decimal
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.boards import CLOCKWISE, Seat
+from events.boards import CLOCKWISE, Seat
 from scoring.rules import (
     AUSTRIAN_SUIT_ORDER,
     SEED_SUIT_ORDER,

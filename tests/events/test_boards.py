@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from scoring.boards import (
+from events.boards import (
     CLOCKWISE,
     Seat,
     board_layout,

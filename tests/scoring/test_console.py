@@ -7,9 +7,9 @@ from django.test import Client
 from django.urls import reverse
 
 from events import rounds
-from events.console import console_state
 from events.models import Event, Round
 from scoring import services
+from scoring.console import console_state
 from scoring.models import ScoreSheet
 from tests.conftest import seat_players
 from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet, start
@@ -29,14 +29,14 @@ def _room(session):
 
 def _console_url(session, **query):
     room = _room(session)
-    url = reverse("director:room_console", args=[session.event.pk, room.pk])
+    url = reverse("scoring:room_console", args=[session.event.pk, room.pk])
     if query:
         url += "?" + "&".join(f"{k}={v}" for k, v in query.items())
     return url
 
 
 def _page_url(session):
-    return reverse("director:room_detail", args=[session.event.pk, _room(session).pk])
+    return reverse("scoring:room_detail", args=[session.event.pk, _room(session).pk])
 
 
 def _cell(state, table, deal):

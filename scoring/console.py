@@ -136,9 +136,7 @@ def chosen_round(rounds: list[Round], number: int | None) -> Round | None:
 
 def controls_key(rounds: list[Round]) -> str:
     """Changes exactly when the clock controls of the page would render differently."""
-    on_clock = next(
-        (r for r in rounds if r.state in (Round.State.RUNNING, Round.State.PAUSED)), None
-    )
+    on_clock = next((r for r in rounds if r.is_on_clock), None)
     pending = [r for r in rounds if r.state == Round.State.PENDING]
     following = min(pending, key=lambda r: r.number, default=None)
     parts = [
