@@ -12,7 +12,7 @@ port of 127.0.0.1; and drives it with aiohttp as the pages' JS does:
   answer; ``/p/<key>/places`` 20 s after its last fetch, and once per change of
   round:state:next_round:announcement after a random wait of up to 2.5 s (player.js);
 - the hall screen (``/e/<slug>/clock``): the event's ``clock.json`` 1 s after the last answer;
-- two director consoles (the room page): the same clock every 1 s, ``console.json?since=``
+- two director consoles (the room page): the same clock every 1 s, ``console.html?since=``
   3 s after the last answer, at once on a clock announcement, and the room page fetched
   again when the clock controls change or an announcement comes;
 - the 100 tables within the steady minute: the table page, the deal-1 form, «Check», «Save»
@@ -89,7 +89,7 @@ STATIC = "static file (whitenoise)"
 P_CLOCK = "player clock.json"
 P_PLACES = "player places (seat fragment)"
 H_CLOCK = "hall clock.json"
-C_JSON = "console.json?since="
+C_JSON = "console.html?since="
 C_PAGE = "director room page"
 D_END = "director «end round» POST"
 D_START = "director «start round» POST"
@@ -374,7 +374,7 @@ class Console:
     def __init__(self, run: Run, session, event_pk: int, room_pk: int, slug: str, name: str):
         self.run, self.session, self.name = run, session, name
         self.page = f"/director/events/{event_pk}/rooms/{room_pk}/"
-        self.url = f"/director/events/{event_pk}/rooms/{room_pk}/console.json"
+        self.url = f"/director/events/{event_pk}/rooms/{room_pk}/console.html"
         self.version = ""
         self.controls = ""
         self.poke = asyncio.Event()
@@ -420,19 +420,19 @@ class Console:
                 "GET",
                 f"{self.url}?since={self.version}",
                 C_JSON,
-                headers={"Accept": "application/json"},
+                headers={"Accept": "text/html"},
+                expect=(200, 204),
             )
-            if body is None or sample.outcome != "ok":
+            if body is None or sample.outcome != "ok" or not body:
+                continue  # 204: nothing changed
+            # console.js swaps the board in; it reads its version and controls key.
+            board = parse_forms(body).attrs_of.get("console-board", {})
+            if "data-version" not in board:
+                sample.outcome, sample.note = "error", "no board"
                 continue
-            try:
-                doc = json.loads(body)
-            except ValueError:
-                sample.outcome, sample.note = "error", "not JSON"
-                continue
-            if doc.get("changed"):
-                self.version = doc.get("version", self.version)
-                if doc.get("controls") != self.controls:
-                    self.run.spawn(self.load_page(cause="controls"))
+            self.version = board["data-version"]
+            if board.get("data-controls") != self.controls:
+                self.run.spawn(self.load_page(cause="controls"))
 
     def start(self):
         self.run.spawn(self.clock.loop(random.uniform(0, HALL_CLOCK_S)))
@@ -629,7 +629,8 @@ async def drive(args, run: Run, plan: dict, start_round2, end_round1) -> None:
                 "GET",
                 f"{director.url}?since={director.version}",
                 C_JSON,
-                headers={"Accept": "application/json"},
+                headers={"Accept": "text/html"},
+                expect=(200, 204),
             )
 
         run.phase = "warm-up"
@@ -771,7 +772,8 @@ def build_event(director, *, tables: int, rounds: int | None, name: str, sheets:
 # --- per-request cost (in-process, Django's test Client) ---------------------------------------
 
 
-COST_ENDPOINTS = [P_CLOCK, P_PLACES, H_CLOCK, C_JSON, "console.json (full)", TRIVIAL]
+C_FULL = "console.html (full board)"
+COST_ENDPOINTS = [P_CLOCK, P_PLACES, H_CLOCK, C_JSON, C_FULL, TRIVIAL]
 
 
 def request_costs(
@@ -795,14 +797,14 @@ def request_costs(
     key = seat.entry.key
     client = Client()
     client.force_login(director)
-    console = f"/director/events/{event.pk}/rooms/{room.pk}/console.json"
-    version = client.get(console).json()["version"]
+    console = f"/director/events/{event.pk}/rooms/{room.pk}/console.html"
+    version = client.get(console)["X-Console-Version"]
     urls = {
         P_CLOCK: (f"/p/{key}/clock.json", {}),
         P_PLACES: (f"/p/{key}/places", {}),
         H_CLOCK: (f"/e/{event.slug}/clock.json", {}),
-        C_JSON: (f"{console}?since={version}", {"HTTP_ACCEPT": "application/json"}),
-        "console.json (full)": (console, {"HTTP_ACCEPT": "application/json"}),
+        C_JSON: (f"{console}?since={version}", {"HTTP_ACCEPT": "text/html"}),
+        C_FULL: (console, {"HTTP_ACCEPT": "text/html"}),
         TRIVIAL: ("/i18n/setlang/", {"HTTP_ACCEPT": "application/json"}),
     }
     out = {}
@@ -813,7 +815,7 @@ def request_costs(
         for i in range(repeat):
             if i >= 3 and time.monotonic() - began_all > budget:
                 break
-            if name == "console.json (full)":
+            if name == C_FULL:
                 # What a full console costs is its build after a change (a save, the clock);
                 # unchanged, every console takes the copy built for the version.
                 clockdoc.room_changed(room.pk, clock=False)

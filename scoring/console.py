@@ -1,11 +1,12 @@
 """The director's live console of a room: for one round, a grid of tables × deals with the
 state of each score sheet, and the room's disputed sheets and late tables.
 
-Read-only, and a fixed number of queries whatever the number of tables: the page renders it,
-``console.json`` serves it to the page's poller. The ``version`` changes with anything shown (a
-sheet, a late mark, an adjustment, table access, a round's state, a substitute, the results
-being published): the writers bump the room's console token (events/clockdoc.py), so that the
-poller learns «nothing changed» without the grid being built.
+Read-only, and a fixed number of queries whatever the number of tables: the room page and
+its poller's ``console.html`` draw it with one template (director/_console_board.html).
+The ``version`` changes with anything shown (a sheet, a late mark, an adjustment, table
+access, a round's state, a substitute, the results being published): the writers bump the
+room's console token (events/clockdoc.py), so that the poller learns «nothing changed»
+without the grid being built.
 """
 
 from __future__ import annotations
@@ -102,25 +103,6 @@ class Console:
     # What the clock controls look like: on-clock round and state, next round, its auto-start.
     controls: str
     version: str = field(default="")
-
-    def as_dict(self) -> dict:
-        """As ``dataclasses.asdict``, without its deep copies (a grid of a hundred tables:
-        a tenth of the time)."""
-        plain = dict(self.__dict__)
-        plain["rounds"] = [dict(r) for r in self.rounds]
-        plain["deals"] = list(self.deals)
-        plain["counts"] = dict(self.counts)
-        plain["rows"] = [self.__class__._row(row) for row in self.rows]
-        plain["disputes"] = [dict(d.__dict__) for d in self.disputes]
-        plain["late"] = [dict(t.__dict__) for t in self.late]
-        return plain
-
-    @staticmethod
-    def _row(row: Row) -> dict:
-        plain = dict(row.__dict__)
-        plain["players"] = [dict(p) for p in row.players]
-        plain["cells"] = [dict(c.__dict__) for c in row.cells]
-        return plain
 
 
 def chosen_round(rounds: list[Round], number: int | None) -> Round | None:

@@ -10,8 +10,8 @@ urlpatterns = [
     # The room's live console and its clock controls (scoring.views_room).
     path("events/<int:pk>/rooms/<int:room_pk>/", views_room.room_detail, name="room_detail"),
     path(
-        "events/<int:pk>/rooms/<int:room_pk>/console.json",
-        views_room.room_console_json,
+        "events/<int:pk>/rooms/<int:room_pk>/console.html",
+        views_room.room_console_board,
         name="room_console",
     ),
     path(

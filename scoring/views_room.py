@@ -6,8 +6,10 @@ events layer's clock, so it lives here; its addresses are the director's
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -111,14 +113,21 @@ def _room_page(
             "field_errors": field_errors or {},
             "confirm_end": confirm_end,
             "other_rooms": room.session.rooms.exclude(pk=room.pk).exists(),
-            "console": state,
-            "legend": [
-                (name, *console.LEGEND[name], state.counts[name]) for name in console.STATES
-            ],
-            "grid": _grid(state),
+            **_board(event, room, state),
         },
         status=status,
     )
+
+
+def _board(event, room, state: console.Console) -> dict:
+    """What the console's board (director/_console_board.html) is drawn from: the same on
+    the page and in the poller's console.html."""
+    return {
+        "console": state,
+        "legend": [(name, *console.LEGEND[name], state.counts[name]) for name in console.STATES],
+        "grid": _grid(state),
+        "page_path": reverse("scoring:room_detail", args=[event.pk, room.pk]),
+    }
 
 
 @director_event
@@ -139,9 +148,10 @@ def room_detail(request, event, room_pk):
 @never_cache
 @login_required
 @query_errors
-def room_console_json(request, pk, room_pk):
-    """The console's state for the page's poller; ``?since=<version>`` answers only whether
-    anything changed."""
+def room_console_board(request, pk, room_pk):
+    """The console's board for the page's poller (console.js swaps it in whole: the page and
+    the poller draw it with one template). ``?since=<version>``: 204 when nothing changed,
+    the version in ``X-Console-Version``."""
     round_number = _round_asked(request)
     # One query finds the room and proves it is this director's; an unchanged version
     # answers from the cache without building the grid (hundreds of polls an hour).
@@ -156,12 +166,23 @@ def room_console_json(request, pk, room_pk):
         raise Http404(_("No such event among yours."))
     version = clockdoc.console_version(room)
     if request.GET.get("since") == version:
-        return JsonResponse({"version": version, "changed": False})
-    # Built once per version (read before building) and language: every console open on
-    # the room (the director's laptop, an assistant's) takes the same copy.
-    key = f"console:{room.pk}:{version}:{round_number or ''}:{get_language() or ''}"
-    state = clockdoc.by_tokens(key, lambda: _console(room, round_number).as_dict())
-    return JsonResponse(state | {"changed": True})
+        unchanged = HttpResponse(status=204)
+        unchanged["X-Console-Version"] = version
+        return unchanged
+    # Drawn once per version (read before drawing) and language: every console open on the
+    # room (the director's laptop, an assistant's) takes the same copy. The board holds no
+    # request and no CSRF token, so one copy fits them all.
+    key = f"console-board:{room.pk}:{version}:{round_number or ''}:{get_language() or ''}"
+
+    def draw() -> str:
+        state = _console(room, round_number)
+        return render_to_string(
+            "director/_console_board.html", _board(room.session.event, room, state)
+        )
+
+    board = HttpResponse(clockdoc.by_tokens(key, draw))
+    board["X-Console-Version"] = version
+    return board
 
 
 @director_event

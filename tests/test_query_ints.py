@@ -117,25 +117,25 @@ def _page_400(response, name):
 def _room_urls(session):
     room = session.rooms.get(number=1)
     page = reverse("scoring:room_detail", args=[session.event.pk, room.pk])
-    json = reverse("scoring:room_console", args=[session.event.pk, room.pk])
-    return page, json
+    board = reverse("scoring:room_console", args=[session.event.pk, room.pk])
+    return page, board
 
 
 @pytest.mark.parametrize("raw", BAD)
 def test_the_console_refuses_a_bad_round_number(director_client, session15, raw):
-    page, json = _room_urls(session15)
+    page, board = _room_urls(session15)
     _page_400(director_client.get(page, {"round": raw}, **EN), "round")
-    answer = director_client.get(json, {"round": raw}, **EN)
-    _api_400(answer, "round")
+    answer = director_client.get(board, {"round": raw}, **EN)
+    _page_400(answer, "round")
     assert answer["Cache-Control"].startswith("max-age=0")
 
 
 def test_the_console_keeps_its_404_for_a_round_it_lacks(director_client, session15):
-    page, json = _room_urls(session15)
+    page, board = _room_urls(session15)
     assert director_client.get(page, {"round": "3"}).status_code == 200
     assert director_client.get(page, {"round": ""}).status_code == 200
     assert director_client.get(page, {"round": "77"}).status_code == 404
-    assert director_client.get(json, {"round": str(MAX_INT)}).status_code == 404
+    assert director_client.get(board, {"round": str(MAX_INT)}).status_code == 404
 
 
 def test_another_director_gets_404_not_the_parameter_error(other_client, session15):

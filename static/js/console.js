@@ -1,28 +1,12 @@
-/* The director's live console on the room page: polls the room's console.json and, when its
-   version changed, redraws the grid of sheets, the counts, the disputes and late tables, the
-   round pills and the publish button in place. The server-rendered page is the baseline
-   without JS. Another director's correction or confirmation shows here within one poll; when
-   the clock controls would look different (another director paused the round, a round
-   ended), they and the announcements are fetched again from the page itself. */
+/* The director's live console on the room page: polls the room's console.html and, when its
+   version changed, swaps in the board the server drew with the page's own template (the
+   grid of sheets, the counts, the disputes and late tables, the round pills) and shows the
+   publish button that fits. The server-rendered page is the baseline without JS. Another
+   director's correction or confirmation shows here within one poll; when the clock
+   controls would look different (another director paused the round, a round ended), they
+   and the announcements are fetched again from the page itself. */
 (function () {
   "use strict";
-
-  function node(tag, attrs, children) {
-    var n = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) n.setAttribute(k, attrs[k]);
-    });
-    (children || []).forEach(function (c) {
-      n.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-    });
-    return n;
-  }
-
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (all, key) {
-      return key in values ? String(values[key]) : all;
-    });
-  }
 
   function Console(root) {
     this.root = root;
@@ -35,16 +19,7 @@
     this.busy = false;
     this.again = false;
     this.partsDue = false;
-    this.legend = {};
     var self = this;
-    root.querySelectorAll("[data-legend] [data-state]").forEach(function (li) {
-      self.legend[li.getAttribute("data-state")] = {
-        sign: li.getAttribute("data-sign"),
-        label: li.getAttribute("data-label"),
-        count: li.querySelector("[data-count]")
-      };
-    });
-    this.grid = root.querySelector("#console-grid");
     this.status = root.querySelector("[data-console-status]");
     root.querySelectorAll("[data-publish] form").forEach(function (form) {
       form.addEventListener("submit", function (e) { self.publish(e, form); });
@@ -63,15 +38,17 @@
     var self = this;
     var sep = this.url.indexOf("?") < 0 ? "?" : "&";
     fetch(this.url + sep + "since=" + encodeURIComponent(this.version), {
-      cache: "no-store", credentials: "same-origin", headers: { Accept: "application/json" }
+      cache: "no-store", credentials: "same-origin", headers: { Accept: "text/html" }
     })
       .then(function (r) {
         if (!r.ok) throw new Error("HTTP " + r.status);
-        return r.json();  // a login page (session expired) is not JSON: shown as offline
+        return r.status === 204 ? null : r.text();
       })
-      .then(function (doc) {
+      .then(function (html) {
+        // A login page (the session expired) has no board: shown as offline.
+        if (html !== null && !self.swap(html)) throw new Error("no board");
         self.online();
-        if (doc.changed) self.render(doc);
+        if (html !== null) self.updated();
         if (self.partsDue) self.reloadParts();
       })
       .catch(function () { self.offline(); })
@@ -97,125 +74,47 @@
     this.status.textContent = this.status.getAttribute("data-label-offline");
   };
 
-  Console.prototype.render = function (doc) {
-    this.version = doc.version;
-    this.root.setAttribute("data-version", doc.version);
-    this.renderGrid(doc);
-    this.renderCounts(doc);
-    this.renderList(this.root.querySelector("[data-disputes]"), doc.disputes, function (d) {
-      return { round: d.round, table: d.table, deal: d.deal };
+  /* The server drew the board (director/_console_board.html, the page's own template):
+     it replaces the old one whole; a cell whose state, version or marks changed since is
+     marked to catch the eye. Focus on a link of the board stays on the same link. */
+  Console.prototype.swap = function (html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("console-board");
+    var old = document.getElementById("console-board");
+    if (!fresh || !old) return false;
+    fresh.querySelectorAll("tr[data-table] td[data-key]").forEach(function (td) {
+      var table = td.parentNode.getAttribute("data-table");
+      var before = old.querySelector('tr[data-table="' + table + '"] td[data-deal="' + td.getAttribute("data-deal") + '"]');
+      if (before && before.getAttribute("data-key") !== td.getAttribute("data-key")) td.classList.add("changed");
     });
-    this.renderList(this.root.querySelector("[data-late]"), doc.late, function (t) {
-      return { round: t.round, table: t.table, missing: t.missing };
-    });
-    this.renderRounds(doc);
-    this.root.querySelectorAll("[data-publish] form").forEach(function (form) {
-      form.hidden = (form.getAttribute("data-public") === "1") !== doc.results_public;
-    });
-    if (doc.controls !== this.controls) this.reloadParts();
-    if (this.status) {
-      var t = new Date();
-      var pad = function (n) { return (n < 10 ? "0" : "") + n; };
-      this.status.textContent = this.status.getAttribute("data-label-updated") + " " +
-        pad(t.getHours()) + ":" + pad(t.getMinutes()) + ":" + pad(t.getSeconds());
-    }
-    this.root.dispatchEvent(new CustomEvent("console:update", { detail: doc }));
-  };
-
-  Console.prototype.renderGrid = function (doc) {
-    var grid = this.grid;
-    if (!grid) return;
-    var round = grid.querySelector("[data-grid-round]");
-    if (round) round.textContent = doc.round === null ? "—" : doc.round;
-    var state = grid.querySelector("[data-grid-state]");
-    if (state) state.textContent = state.getAttribute("data-label-" + doc.round_state) || "";
-    var head = grid.querySelector("thead tr");
-    var deals = head.querySelectorAll("th.deal");
-    if (deals.length !== doc.deals.length) {
-      deals.forEach(function (th) { th.remove(); });
-      var word = grid.getAttribute("data-label-deal");
-      var players = head.querySelector("th.players");
-      doc.deals.forEach(function (n) {
-        head.insertBefore(node("th", { scope: "col", "class": "deal" }, [word + " " + n]), players);
-      });
-    }
-    var body = grid.querySelector("[data-grid-body]");
-    var self = this;
-    var rows = doc.rows.map(function (row) { return self.rowNode(row, doc.deals.length, body); });
-    body.replaceChildren.apply(body, rows);
-    var empty = this.root.querySelector("[data-grid-empty]");
-    if (empty) empty.hidden = doc.rows.length > 0;
-  };
-
-  Console.prototype.rowNode = function (row, columns, body) {
-    var legend = this.legend;
-    var tr = node("tr", { "data-table": row.table, "class": row.late ? "late" : null });
-    var th = node("th", { scope: "row", "class": "table" }, [
-      node("a", { href: row.url }, [String(row.table)]), " ",
-      node("span", { "class": "set" }, [this.grid.getAttribute("data-label-set").replace("{set}", row.set)])
-    ]);
-    if (row.late) {
-      th.appendChild(document.createTextNode(" "));
-      th.appendChild(node("span", { "class": "late-flag state-late" }, [
-        node("span", { "class": "sign", "aria-hidden": "true" }, [legend.late.sign]),
-        " " + legend.late.label
-      ]));
-    }
-    tr.appendChild(th);
-    var lateLabel = this.grid.getAttribute("data-label-late-entry");
-    var unprovenLabel = this.grid.getAttribute("data-label-unproven");
-    row.cells.forEach(function (cell) {
-      var look = legend[cell.state] || { sign: "", label: cell.state };
-      var key = cell.state + "|" + (cell.version === null ? "" : cell.version) + "|" + (cell.late ? "late" : "") +
-        "|" + (cell.unproven ? "unproven" : "");
-      var before = body.querySelector('tr[data-table="' + row.table + '"] td[data-deal="' + cell.deal + '"]');
-      var changed = before && before.getAttribute("data-key") !== key;
-      // A sheet the table wrote after «Конец тура!» carries a late mark besides its state.
-      var link = [node("span", { "class": "sign", "aria-hidden": "true" }, [look.sign]), " " + cell.code];
-      // And one entered on the table's device without a PIN, an unproven-entry mark.
-      if (cell.late) link.push(node("span", { "class": "late-mark", "aria-hidden": "true" }, ["◔"]));
-      if (cell.unproven) link.push(node("span", { "class": "unproven-mark", "aria-hidden": "true" }, ["?"]));
-      var marks = (cell.late ? ", " + lateLabel : "") + (cell.unproven ? ", " + unprovenLabel : "");
-      link.push(node("span", { "class": "sr-only" }, [": " + look.label + marks]));
-      tr.appendChild(node("td", {
-        "class": "cell state-" + cell.state + (cell.late ? " late-entry" : "") + (cell.unproven ? " unproven" : "") +
-          (changed ? " changed" : ""),
-        "data-state": cell.state, "data-deal": cell.deal, "data-key": key
-      }, [node("a", { href: cell.url, title: look.label + marks.replace(/, /g, " · ") }, link)]));
-    });
-    tr.querySelectorAll("td.changed").forEach(function (td) {
+    var focused = old.contains(document.activeElement) ? document.activeElement.getAttribute("href") : null;
+    var board = document.importNode(fresh, true);
+    old.replaceWith(board);
+    board.querySelectorAll("td.changed").forEach(function (td) {
       td.addEventListener("animationend", function () { td.classList.remove("changed"); });
     });
-    for (var i = row.cells.length; i < columns; i++) tr.appendChild(node("td", { "class": "cell none" }));
-    tr.appendChild(node("td", { "class": "players" }, row.players.map(function (p) {
-      return node("span", {}, [node("b", {}, [p.position]), " " + p.name]);
-    })));
-    return tr;
-  };
-
-  Console.prototype.renderCounts = function (doc) {
-    var legend = this.legend;
-    Object.keys(doc.counts).forEach(function (state) {
-      if (legend[state] && legend[state].count) legend[state].count.textContent = doc.counts[state];
+    if (focused) {
+      var same = Array.prototype.find.call(board.querySelectorAll("a[href]"), function (a) {
+        return a.getAttribute("href") === focused;
+      });
+      if (same) same.focus();
+    }
+    this.version = board.getAttribute("data-version");
+    this.root.setAttribute("data-version", this.version);
+    var open = board.getAttribute("data-results-public") === "1";
+    this.root.querySelectorAll("[data-publish] form").forEach(function (form) {
+      form.hidden = (form.getAttribute("data-public") === "1") !== open;
     });
+    if (board.getAttribute("data-controls") !== this.controls) this.reloadParts();
+    this.root.dispatchEvent(new CustomEvent("console:update", { detail: { version: this.version } }));
+    return true;
   };
 
-  Console.prototype.renderList = function (list, items, values) {
-    if (!list) return;
-    var text = list.getAttribute("data-text");
-    list.replaceChildren.apply(list, items.map(function (item) {
-      return node("li", {}, [node("a", { href: item.url }, [fill(text, values(item))])]);
-    }));
-    var empty = list.parentNode.querySelector("[data-empty]");
-    if (empty) empty.hidden = items.length > 0;
-  };
-
-  Console.prototype.renderRounds = function (doc) {
-    this.root.querySelectorAll("[data-round-pills] a[data-round]").forEach(function (a) {
-      var current = String(doc.round) === a.getAttribute("data-round");
-      a.classList.toggle("current", current);
-      if (current) a.setAttribute("aria-current", "page"); else a.removeAttribute("aria-current");
-    });
+  Console.prototype.updated = function () {
+    if (!this.status) return;
+    var t = new Date();
+    var pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    this.status.textContent = this.status.getAttribute("data-label-updated") + " " +
+      pad(t.getHours()) + ":" + pad(t.getMinutes()) + ":" + pad(t.getSeconds());
   };
 
   /* The clock controls and the announcements, fetched again from the page itself; not while

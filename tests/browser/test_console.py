@@ -49,6 +49,8 @@ def test_the_grid_follows_sheets_recorded_meanwhile_without_a_reload(
     expect(cell.get_by_role("link")).to_contain_text("подтверждён")
     expect(confirmed).to_have_text("2")
     assert laptop.evaluate("window.sameDocument") is True  # updated in place, not reloaded
+    assert check_page(laptop) == [], laptop.url  # the board swapped in is as accessible
+    shot(laptop, "console-live-update-1280")
     sheet_id = ScoreSheet.objects.get(play=play).pk
     href = cell.get_by_role("link").get_attribute("href")
     assert href == f"/director/events/{event.pk}/scores/sheets/{sheet_id}/"

@@ -13,6 +13,7 @@ from events.services import entry_update
 from scoring import services
 from scoring.models import Adjustment, Proof, TablePlay
 from tests.conftest import seat_players
+from tests.console_board import board_doc
 from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, start
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +29,7 @@ def _url(session, **query):
 
 
 def _version(client, session):
-    doc = client.get(_url(session)).json()
+    doc = board_doc(client.get(_url(session)))
     assert doc["changed"]
     return doc["version"]
 
@@ -37,7 +38,7 @@ def _since(client, session, version):
     """The poll, and the queries the console itself made (the login's are Django's)."""
     url = _url(session, since=version)
     with CaptureQueriesContext(connection) as queries:
-        doc = client.get(url).json()
+        doc = board_doc(client.get(url))
     own = [q["sql"] for q in queries if not any(t in q["sql"] for t in LOGIN_TABLES)]
     return doc, own
 
@@ -54,7 +55,7 @@ def test_an_unchanged_console_answers_in_one_query_whatever_the_tables(
     version = _version(director_client, session)
     url = _url(session, since=version)
     with CaptureQueriesContext(connection) as everything:
-        doc = director_client.get(url).json()
+        doc = board_doc(director_client.get(url))
     own = [q["sql"] for q in everything if not any(t in q["sql"] for t in LOGIN_TABLES)]
     assert doc == {"version": version, "changed": False}
     assert len(own) == 1, "\n".join(own)  # the room, proved to be this director's

@@ -12,6 +12,7 @@ from scoring import services
 from scoring.console import console_state
 from scoring.models import ScoreSheet
 from tests.conftest import seat_players
+from tests.console_board import board_doc
 from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet, start
 
 pytestmark = pytest.mark.django_db
@@ -216,51 +217,52 @@ def test_the_console_reads_a_fixed_number_of_queries_whatever_the_tables(
     assert len(small_queries.captured_queries) == len(big_queries.captured_queries)
 
 
-# --- the JSON endpoint ----------------------------------------------------------------------
+# --- the board the poller swaps in ---------------------------------------------------------
 
 
-def test_the_json_belongs_to_the_events_director(client, director, other_client, session15):
+def test_the_board_belongs_to_the_events_director(client, director, other_client, session15):
     url = _console_url(session15)
     assert other_client.get(url).status_code == 404
     anonymous = client.get(url)
     assert anonymous.status_code == 302 and reverse("director:login") in anonymous["Location"]
     client.force_login(director)
     response = client.get(url)
-    assert response.status_code == 200
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
     assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
-    doc = response.json()
-    assert doc["changed"] is True and doc["round"] == 1
-    assert set(doc) >= {
-        "version",
-        "round",
-        "round_state",
-        "rounds",
-        "deals",
-        "rows",
-        "counts",
-        "disputes",
-        "late",
-        "results_public",
-        "controls",
-    }
+    doc = board_doc(response)
+    assert doc["changed"] is True and doc["round"] == 1 and doc["round_state"] == "pending"
+    assert set(doc) >= {"version", "rows", "counts", "disputes", "late", "results_public"}
     assert doc["rows"][0]["cells"][0]["state"] == "not_played"
+    assert doc["counts"]["not_played"] == 15
+
+
+def test_the_page_and_the_poller_draw_the_board_with_one_template(director_client, session15):
+    """One renderer: the board in the room page is the board console.html answers."""
+    room = _room(session15)
+    page = director_client.get(reverse("scoring:room_detail", args=[session15.event.pk, room.pk]))
+    board = director_client.get(_console_url(session15)).content.decode().strip()
+    html = page.content.decode()
+    start = html.index('<div id="console-board"')
+    assert board.startswith('<div id="console-board"')
+    assert html[start : start + len(board)] == board
+    assert "<form" not in board and "csrfmiddlewaretoken" not in board  # one copy for all
 
 
 def test_an_unknown_round_is_not_found(director_client, session15):
     assert director_client.get(_console_url(session15, round=9)).status_code == 404
     assert director_client.get(_console_url(session15, round="x")).status_code == 400  # issue 11
-    assert director_client.get(_console_url(session15, round=2)).json()["round"] == 2
+    assert board_doc(director_client.get(_console_url(session15, round=2)))["round"] == 2
 
 
 def test_a_poll_with_the_current_version_answers_only_that_nothing_changed(
     director_client, session15, director
 ):
-    doc = director_client.get(_console_url(session15)).json()
-    same = director_client.get(_console_url(session15, since=doc["version"])).json()
+    doc = board_doc(director_client.get(_console_url(session15)))
+    same = board_doc(director_client.get(_console_url(session15, since=doc["version"])))
     assert same == {"version": doc["version"], "changed": False}
     play = play_of(session15, 1, 1)
     services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_user=director)
-    fresh = director_client.get(_console_url(session15, since=doc["version"])).json()
+    fresh = board_doc(director_client.get(_console_url(session15, since=doc["version"])))
     assert fresh["changed"] is True and _json_cell(fresh, 1, 1)["state"] == "confirmed"
 
 
@@ -280,8 +282,8 @@ def test_two_directors_see_each_others_changes(director_client, root_client, ses
     entered = services.sheet_record(
         play, deal_of(play, 1), THREE_DIAMONDS, by_entry=entry_at(play, "N")
     ).sheet
-    owner_view = director_client.get(_console_url(session15)).json()
-    root_view = root_client.get(_console_url(session15)).json()
+    owner_view = board_doc(director_client.get(_console_url(session15)))
+    root_view = board_doc(root_client.get(_console_url(session15)))
     assert owner_view["version"] == root_view["version"]
     assert _json_cell(root_view, 1, 1)["state"] == "entered"
     event = session15.event
@@ -289,14 +291,14 @@ def test_two_directors_see_each_others_changes(director_client, root_client, ses
     # The superuser confirms the sheet: the owner's next poll sees it.
     confirm = reverse("scoring:sheet_confirm", args=[event.pk, entered.pk])
     assert root_client.post(confirm).status_code == 302
-    seen = director_client.get(_console_url(session15, since=owner_view["version"])).json()
+    seen = board_doc(director_client.get(_console_url(session15, since=owner_view["version"])))
     assert seen["changed"] and _json_cell(seen, 1, 1)["state"] == "confirmed"
 
     # The owner corrects it through the scorer form: the superuser sees version 2.
     form = reverse("scoring:sheet_form", args=[event.pk, play.pk, 1])
     saved = director_client.post(form, _scorer_post(tricks_N="8", tricks_E="2", expected_version=1))
     assert saved.status_code == 302
-    now = root_client.get(_console_url(session15, since=seen["version"])).json()
+    now = board_doc(root_client.get(_console_url(session15, since=seen["version"])))
     assert now["changed"] and _json_cell(now, 1, 1)["version"] == 2
     assert _json_cell(now, 1, 1)["state"] == "confirmed"
 
@@ -314,7 +316,7 @@ def test_a_stale_correction_is_refused_with_the_reason_and_changes_nothing(
     # The superuser saves first.
     first = root_client.post(form, _scorer_post(tricks_N="8", tricks_E="2", expected_version=1))
     assert first.status_code == 302
-    before = director_client.get(_console_url(session15)).json()
+    before = board_doc(director_client.get(_console_url(session15)))
 
     # The owner's save starts from version 1: refused, not merged.
     late = director_client.post(form, _scorer_post(tricks_N="6", tricks_E="4", expected_version=1))
@@ -325,7 +327,7 @@ def test_a_stale_correction_is_refused_with_the_reason_and_changes_nothing(
     saved = ScoreSheet.objects.select_related("current").get(play=play)
     assert saved.current.number == 2 and saved.versions.count() == 2
     assert saved.current.data["tricks"] == {"N": 8, "E": 2}
-    after = director_client.get(_console_url(session15, since=before["version"])).json()
+    after = board_doc(director_client.get(_console_url(session15, since=before["version"])))
     assert after == {"version": before["version"], "changed": False}
 
 
@@ -367,11 +369,11 @@ def test_the_room_page_belongs_to_the_events_director(client, other_client, sess
 
 def test_publishing_from_the_console_shows_in_its_json(director_client, session15):
     event = session15.event
-    doc = director_client.get(_console_url(session15)).json()
+    doc = board_doc(director_client.get(_console_url(session15)))
     assert doc["results_public"] is False
     director_client.post(reverse("scoring:publish", args=[event.pk]), {"public": "1"})
     assert Event.objects.get(pk=event.pk).results_public
-    now = director_client.get(_console_url(session15, since=doc["version"])).json()
+    now = board_doc(director_client.get(_console_url(session15, since=doc["version"])))
     assert now["changed"] and now["results_public"] is True
 
 

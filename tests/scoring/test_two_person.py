@@ -10,6 +10,7 @@ from events import rounds
 from events.models import PIN_DIGITS, Entry, Round, Seat, new_pin
 from scoring import services
 from scoring.models import Proof, ScoreSheet
+from tests.console_board import board_doc
 from tests.scoring.conftest import play_of
 
 pytestmark = pytest.mark.django_db
@@ -162,9 +163,11 @@ def test_entering_without_a_pin_is_marked_for_the_director(client, director_clie
     page = director_client.get(f"/director/events/{event.pk}/scores/sheets/{sheet.pk}/")
     body = page.content.decode()
     assert 'id="unproven"' in body and "на устройстве стола без ПИН-кода" in body
-    doc = director_client.get(
-        f"/director/events/{event.pk}/rooms/{running.round.room_id}/console.json"
-    ).json()
+    doc = board_doc(
+        director_client.get(
+            f"/director/events/{event.pk}/rooms/{running.round.room_id}/console.html"
+        )
+    )
     cell = next(r for r in doc["rows"] if r["table"] == 1)["cells"][0]
     assert cell["unproven"] is True
     room = director_client.get(f"/director/events/{event.pk}/rooms/{running.round.room_id}/")
