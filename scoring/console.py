@@ -103,6 +103,9 @@ class Console:
     # What the clock controls look like: on-clock round and state, next round, its auto-start.
     controls: str
     version: str = field(default="")
+    # Each row's cache key (it changes with anything the row shows): the page draws each
+    # row once per key and language, and keeps the drawing (scoring.views_room).
+    row_keys: list[str] = field(default_factory=list)
 
 
 def chosen_round(rounds: list[Round], number: int | None) -> Round | None:
@@ -141,8 +144,9 @@ def console_state(room: Room, *, round_number: int | None = None) -> Console:
     rounds = list(room.rounds.order_by("number"))
     rnd = chosen_round(rounds, round_number)
     rows: list[Row] = []
+    row_keys: list[str] = []
     if rnd is not None:
-        rows = _rows(event.pk, rnd)
+        rows, row_keys = _rows(event.pk, rnd)
     columns = max((len(row.cells) for row in rows), default=0)
     counts = dict.fromkeys(STATES, 0)
     for row in rows:
@@ -162,6 +166,7 @@ def console_state(room: Room, *, round_number: int | None = None) -> Console:
         results_public=event.results_public,
         controls=controls_key(rounds),
         version=version,
+        row_keys=row_keys,
     )
     return console
 
@@ -183,7 +188,7 @@ class _Play:
 ROW_TIMEOUT = 3600
 
 
-def _rows(event_pk: int, rnd: Round) -> list[Row]:
+def _rows(event_pk: int, rnd: Round) -> tuple[list[Row], list[str]]:
     """The grid's rows, one per table, each kept in the cache under its table's token
     (bumped by a sheet, a confirmation, an adjustment or the access of that table), the
     setup token (players' names) and its late mark: after a save only that table's row is
@@ -209,7 +214,7 @@ def _rows(event_pk: int, rnd: Round) -> list[Row]:
         },
         timeout=ROW_TIMEOUT,
     )
-    return [found[keys[p.pk]] for p in plays]
+    return [found[keys[p.pk]] for p in plays], [keys[p.pk] for p in plays]
 
 
 def _plays_of(rnd: Round) -> list[_Play]:

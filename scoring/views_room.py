@@ -8,8 +8,9 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -125,9 +126,27 @@ def _board(event, room, state: console.Console) -> dict:
     return {
         "console": state,
         "legend": [(name, *console.LEGEND[name], state.counts[name]) for name in console.STATES],
-        "grid": _grid(state),
+        "rows_html": _rows_html(state),
         "page_path": reverse("scoring:room_detail", args=[event.pk, room.pk]),
     }
+
+
+def _rows_html(state: console.Console) -> list[str]:
+    """The grid's rows drawn (director/_console_row.html), each kept under its row's key,
+    the language and the grid's width: after a save only that table's row is drawn again,
+    so the whole board costs the same at 20 tables as at 100."""
+    lang = get_language() or ""
+    width = len(state.deals)
+    items = dict(zip(state.row_keys, _grid(state), strict=True))
+    keys = {f"console:rowhtml:{lang}:{width}:{key}": key for key in state.row_keys}
+    row = get_template("director/_console_row.html")
+
+    def draw(missing):
+        return {html_key: row.render({"item": items[keys[html_key]]}) for html_key in missing}
+
+    drawn = clockdoc.many_by_tokens(list(keys), draw, timeout=console.ROW_TIMEOUT)
+    # Safe: drawn by our own template, which escapes what it shows.
+    return [mark_safe(drawn[html_key]) for html_key in keys]
 
 
 @director_event

@@ -14,6 +14,17 @@ THREE_DIAMONDS = {
     "tricks": {"N": 7, "E": 3},
 }
 
+#: The same sheet as the table's scorer form posts it.
+THREE_DIAMONDS_FORM = {
+    "declarer": "N",
+    "contract": "three",
+    "trump": "diamonds",
+    "defence_E": "whist",
+    "defence_S": "pass",
+    "tricks_N": "7",
+    "tricks_E": "3",
+}
+
 
 def sheet(declarer="N", contract="three", trump="diamonds", defence=None, tricks=None):
     """A sheet for a deal played by N, E, S; by default the declarer takes 7 and the first
@@ -93,3 +104,13 @@ def session20(event):
 def session9(event):
     """9 players in the special scheme: 2 tables of 4 and a pause each round."""
     return seat_players(event, 9, kind="scheme", seats=4)
+
+
+@pytest.fixture
+def running(session15):
+    """Table 1 of round 1 of the 15-player session, its round on the clock."""
+    from events import rounds
+    from events.models import Round
+
+    rounds.round_start(Round.objects.get(room__session=session15, number=1))
+    return play_of(session15, 1, 1)

@@ -11,25 +11,11 @@ from events.models import PIN_DIGITS, Entry, Round, Seat, new_pin
 from scoring import services
 from scoring.models import Proof, ScoreSheet
 from tests.console_board import board_doc
-from tests.scoring.conftest import play_of
+from tests.scoring.conftest import THREE_DIAMONDS_FORM, play_of
 
 pytestmark = pytest.mark.django_db
 
-GOOD = {  # N «три» in diamonds, E whists and takes 3, S passes
-    "declarer": "N",
-    "contract": "three",
-    "trump": "diamonds",
-    "defence_E": "whist",
-    "defence_S": "pass",
-    "tricks_N": "7",
-    "tricks_E": "3",
-}
-
-
-@pytest.fixture
-def running(session15):
-    rounds.round_start(Round.objects.get(room__session=session15, number=1))
-    return play_of(session15, 1, 1)
+GOOD = THREE_DIAMONDS_FORM  # N «три» in diamonds, E whists and takes 3, S passes
 
 
 def _entry(play, position) -> Entry:
