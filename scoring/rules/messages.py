@@ -1,14 +1,19 @@
 """The core's messages: every problem is a code with parameters (:class:`Message`),
-gathered per field in :class:`Problems`; the words of each code in Russian and English.
+gathered per field in :class:`Problems`. The words of each code are in the project's one
+translation catalogue (``locale/*/LC_MESSAGES/django.po``): English here as the msgid, the
+Russian where translators edit every other text of the app.
 
 Part of the pure core ``scoring.rules`` (see its package docstring)."""
 
 from __future__ import annotations
 
+import functools
+import gettext
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from pathlib import Path
 
 from events.boards import (
     Seat,
@@ -20,228 +25,141 @@ from scoring.rules.names import (
 
 # --- Messages -----------------------------------------------------------------------------
 
-#: code → (Russian, English). Parameters in braces are rendered by :meth:`Message.render`.
-MESSAGES: dict[str, tuple[str, str]] = {
+
+def gettext_noop(text: str) -> str:
+    """Marks a text for the translation catalogue (``manage.py makemessages`` finds it); the
+    text itself is the English."""
+    return text
+
+
+#: The project's compiled catalogues (locale/<lang>/LC_MESSAGES/django.mo): the core reads
+#: them with the standard library's gettext, so it needs no Django.
+LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
+
+
+@functools.lru_cache(maxsize=8)
+def _catalogue(lang: str) -> gettext.NullTranslations:
+    return gettext.translation("django", localedir=LOCALE_DIR, languages=[lang], fallback=True)
+
+
+def translated(text: str, lang: str) -> str:
+    """``text`` (English, a msgid of the catalogue) in ``lang``: ``ru`` from the catalogue,
+    English as it is (also when a catalogue or a translation is missing)."""
+    return text if lang == "en" else _catalogue(lang).gettext(text)
+
+
+#: code → its text in English, the msgid of the project's one translation catalogue
+#: (locale/*/LC_MESSAGES/django.po, where translators give the Russian); parameters in
+#: braces are filled in by :meth:`Message.render`.
+MESSAGES: dict[str, str] = {
     # input shape
-    "json": ("не удалось разобрать JSON: {detail}", "cannot parse JSON: {detail}"),
-    "empty": ("пустой ввод: ожидается JSON", "empty input: JSON expected"),
-    "not_object": ("ожидается объект JSON", "a JSON object is expected"),
-    "not_list": ("ожидается список", "a list is expected"),
-    "required": ("обязательное поле", "this field is required"),
-    "unknown_field": ("неизвестное поле", "unknown field"),
-    "choice": (
-        "«{value}» не подходит; допустимо: {choices}",
-        "«{value}» is not allowed; use one of: {choices}",
-    ),
-    "seat": (
-        "«{value}» — не место за столом; места: W, N, E, S",
-        "«{value}» is not a seat; seats are W, N, E, S",
-    ),
-    "trick_count": (
-        "число взяток — целое неотрицательное число",
-        "a trick count is a whole number, not negative",
-    ),
-    "amount": ("нужна сумма — число не меньше 0", "an amount is a number, not negative"),
-    "positive": ("нужно число больше 0", "a number above 0 is needed"),
-    "whole": (
-        "нужно целое число не меньше {minimum}",
-        "a whole number from {minimum} up is needed",
-    ),
+    "json": gettext_noop("cannot parse JSON: {detail}"),
+    "empty": gettext_noop("empty input: JSON expected"),
+    "not_object": gettext_noop("a JSON object is expected"),
+    "not_list": gettext_noop("a list is expected"),
+    "required": gettext_noop("this field is required"),
+    "unknown_field": gettext_noop("unknown field"),
+    "choice": gettext_noop("«{value}» is not allowed; use one of: {choices}"),
+    "seat": gettext_noop("«{value}» is not a seat; seats are W, N, E, S"),
+    "trick_count": gettext_noop("a trick count is a whole number, not negative"),
+    "amount": gettext_noop("an amount is a number, not negative"),
+    "positive": gettext_noop("a number above 0 is needed"),
+    "whole": gettext_noop("a whole number from {minimum} up is needed"),
     # rules of the event
-    "suit_order": (
-        "порядок мастей — все четыре масти по разу, от младшей к старшей, или seed / pagat",
-        "the suit order lists all four suits once, low to high, or is seed / pagat",
+    "suit_order": gettext_noop(
+        "the suit order lists all four suits once, low to high, or is seed / pagat"
     ),
-    "field_not_for_pot": (
-        "поле не относится к котлу «{pot}»",
-        "this field does not belong to the «{pot}» pot",
-    ),
+    "field_not_for_pot": gettext_noop("this field does not belong to the «{pot}» pot"),
     # contract
-    "trump_required": ("укажите козырь", "name the trump"),
-    "trump_below_level": (
-        "при «{level}» козырь — {allowed}",
-        "after «{level}» the trump must be {allowed}",
+    "trump_required": gettext_noop("name the trump"),
+    "trump_below_level": gettext_noop("after «{level}» the trump must be {allowed}"),
+    "game_in_hearts": gettext_noop(
+        "«game» is played in any suit but hearts: hearts have their own bid «hearts»"
     ),
-    "game_in_hearts": (
-        "«игра» — в любой масти, кроме червей: для червей есть заявка «червы»",
-        "«game» is played in any suit but hearts: hearts have their own bid «hearts»",
+    "hearts_trump": gettext_noop("with the bid «hearts» the trump is hearts"),
+    "passed_out_field": gettext_noop(
+        "a passed-out deal has no {what}: everybody passed in the auction, nobody plays"
     ),
-    "hearts_trump": (
-        "при заявке «червы» козырь — только червы",
-        "with the bid «hearts» the trump is hearts",
-    ),
-    "passed_out_field": (
-        "в распасованной сдаче нет {what}: все спасовали в торговле, никто не играет",
-        "a passed-out deal has no {what}: everybody passed in the auction, nobody plays",
-    ),
-    "game_trump_below_level": (
-        "«игра» после «{level}» в торговле: козырь не ниже достигнутого — {allowed}",
-        "«game» after «{level}» in the auction: the trump is not below the level reached — "
-        "{allowed}",
+    "game_trump_below_level": gettext_noop(
+        "«game» after «{level}» in the auction: the trump is not below the level reached — {allowed}"
     ),
     # seats and defence
-    "seats_required": (
-        "укажите три активных места распасованной сдачи",
-        "give the three active seats of the passed-out deal",
+    "seats_required": gettext_noop("give the three active seats of the passed-out deal"),
+    "seats_count": gettext_noop("there are exactly three different active seats out of W, N, E, S"),
+    "seats_mismatch": gettext_noop(
+        "the active seats are the declarer and the two defenders: {seats}"
     ),
-    "seats_count": (
-        "активных мест — ровно три разных из W, N, E, S",
-        "there are exactly three different active seats out of W, N, E, S",
+    "board_seats": gettext_noop("this deal of the set is played by {seats}"),
+    "board_players": gettext_noop("a table has 3 or 4 players"),
+    "board_number": gettext_noop("the deals of a set are numbered 1 to {count}"),
+    "first_hand_inactive": gettext_noop("first hand is one of the active seats"),
+    "first_hand_dealer_left": gettext_noop("first hand sits on the dealer's left, that is {seat}"),
+    "defenders_count": gettext_noop("there must be two defenders, not {count}"),
+    "declarer_defends": gettext_noop("the declarer cannot be a defender"),
+    "invite_needs_whist": gettext_noop(
+        "only a whisting defender can invite: only a passer is invited, and only when the other defender whists"
     ),
-    "seats_mismatch": (
-        "активные места — разыгрывающий и два защитника: {seats}",
-        "the active seats are the declarer and the two defenders: {seats}",
-    ),
-    "board_seats": (
-        "в этой сдаче комплекта играют {seats}",
-        "this deal of the set is played by {seats}",
-    ),
-    "board_players": ("за столом 3 или 4 игрока", "a table has 3 or 4 players"),
-    "board_number": (
-        "в комплекте сдачи с 1 по {count}",
-        "the deals of a set are numbered 1 to {count}",
-    ),
-    "first_hand_inactive": (
-        "первая рука — одно из активных мест",
-        "first hand is one of the active seats",
-    ),
-    "first_hand_dealer_left": (
-        "первая рука — слева от сдающего, то есть {seat}",
-        "first hand sits on the dealer's left, that is {seat}",
-    ),
-    "defenders_count": (
-        "защитников должно быть двое, а указано {count}",
-        "there must be two defenders, not {count}",
-    ),
-    "declarer_defends": (
-        "разыгрывающий не может быть защитником",
-        "the declarer cannot be a defender",
-    ),
-    "invite_needs_whist": (
-        "пригласить может только вистующий: приглашённым бывает лишь пасующий, "
-        "когда другой защитник вистует",
-        "only a whisting defender can invite: only a passer is invited, "
-        "and only when the other defender whists",
-    ),
-    "seat_not_active": ("{seat} не участвует в этой сдаче", "{seat} does not play this deal"),
+    "seat_not_active": gettext_noop("{seat} does not play this deal"),
     # tricks
-    "tricks_required": (
-        "укажите взятки: сдача разыгрывалась",
-        "give the tricks: the deal was played",
+    "tricks_required": gettext_noop("give the tricks: the deal was played"),
+    "tricks_missing": gettext_noop("the number of tricks is missing"),
+    "tricks_sum": gettext_noop("the tricks must add up to 10, they add up to {total}"),
+    "passer_takes_none": gettext_noop(
+        "a passer who was not invited does not play: his cards are out of play, he takes no tricks"
     ),
-    "tricks_missing": ("не указано число взяток", "the number of tricks is missing"),
-    "tricks_sum": (
-        "взятки должны в сумме давать 10, а дают {total}",
-        "the tricks must add up to 10, they add up to {total}",
-    ),
-    "passer_takes_none": (
-        "пасующий без приглашения не играет: его карты вне игры, взяток у него нет",
-        "a passer who was not invited does not play: his cards are out of play, he takes no tricks",
-    ),
-    "no_play_tricks": (
-        "оба защитника спасовали — розыгрыша нет: разыгрывающему 10 взяток, защитникам 0",
-        "both defenders passed — no play: the declarer has 10 tricks, the defenders 0",
+    "no_play_tricks": gettext_noop(
+        "both defenders passed — no play: the declarer has 10 tricks, the defenders 0"
     ),
     # auction
-    "call_format": (
-        'заявка — объект {{"seat": "N", "call": "one"}} или строка «N one»',
-        'a call is an object {{"seat": "N", "call": "one"}} or a string «N one»',
+    "call_format": gettext_noop(
+        "a call is an object {{\"seat\": \"N\", \"call\": \"one\"}} or a string «N one»"
     ),
-    "auction_over": ("торговля уже окончена", "the auction is already over"),
-    "auction_first_hand": (
-        "торговлю начинает первая рука — {seat}",
-        "first hand — {seat} — opens the auction",
+    "auction_over": gettext_noop("the auction is already over"),
+    "auction_first_hand": gettext_noop("first hand — {seat} — opens the auction"),
+    "out_of_turn": gettext_noop("it is {seat}'s turn to speak"),
+    "passed_for_good": gettext_noop("{seat} has passed, and a pass is final"),
+    "numbers_by_one": gettext_noop("numbers rise by one with no jumps: only «{next}» now"),
+    "no_number_above_four": gettext_noop("there is no number above «four»"),
+    "number_after_game": gettext_noop("only «game» or «hearts» overcalls «game», a number cannot"),
+    "no_talon_after_number": gettext_noop(
+        "a player who named a number cannot bid «{call}» later: a no-talon bid is made at the first turn to speak"
     ),
-    "out_of_turn": ("сейчас слово за {seat}", "it is {seat}'s turn to speak"),
-    "passed_for_good": (
-        "{seat} уже спасовал, а пас — окончательный",
-        "{seat} has passed, and a pass is final",
+    "hold_needs_number": gettext_noop("only a player who has named a number can hold"),
+    "hold_nothing": gettext_noop("nothing to hold: the highest call now is «{call}»"),
+    "hold_priority": gettext_noop(
+        "only a player who spoke before {seat} can hold: {speaker} must name «{next}» or pass"
     ),
-    "numbers_by_one": (
-        "цифры повышаются по одной, без скачков: сейчас можно только «{next}»",
-        "numbers rise by one with no jumps: only «{next}» now",
+    "hold_priority_four": gettext_noop(
+        "only a player who spoke before {seat} can hold, and there is no number above «four»: {speaker} can only pass"
     ),
-    "no_number_above_four": ("выше «четыре» цифр нет", "there is no number above «four»"),
-    "number_after_game": (
-        "«игру» перебивает только «игра» или «червы», цифрой её не перебить",
-        "only «game» or «hearts» overcalls «game», a number cannot",
+    "outbid_no_hold": gettext_noop(
+        "only a player who spoke before {seat} can hold: {speaker} was outbid and can only pass"
     ),
-    "no_talon_after_number": (
-        "назвавший цифру не может потом заявить «{call}»: игра без прикупа заявляется "
-        "при первом слове",
-        "a player who named a number cannot bid «{call}» later: a no-talon bid is made "
-        "at the first turn to speak",
+    "outbid_number": gettext_noop(
+        "{speaker} was outbid: he may only hold or pass, not name a higher number"
     ),
-    "hold_needs_number": (
-        "«здесь» говорит только тот, кто уже назвал цифру",
-        "only a player who has named a number can hold",
+    "outbid_number_pass": gettext_noop(
+        "{speaker} was outbid, and only a player who spoke before {seat} can hold: {speaker} can only pass"
     ),
-    "hold_nothing": (
-        "держать нечего: старшая заявка сейчас — «{call}»",
-        "nothing to hold: the highest call now is «{call}»",
+    "game_suit_below_level": gettext_noop(
+        "«game» after «{level}»: the suit is not below the level reached — {allowed}"
     ),
-    "hold_priority": (
-        "«здесь» может сказать только тот, кто говорил раньше {seat}: {speaker} должен "
-        "назвать «{next}» или спасовать",
-        "only a player who spoke before {seat} can hold: {speaker} must name «{next}» or pass",
+    "auction_unfinished": gettext_noop("the auction is not over: it is {seat}'s turn"),
+    "auction_game_suits": gettext_noop(
+        "two players bid «game» — give each «game» call its suit to decide who plays"
     ),
-    "hold_priority_four": (
-        "«здесь» может сказать только тот, кто говорил раньше {seat}, а выше «четыре» цифр "
-        "нет: {speaker} может только спасовать",
-        "only a player who spoke before {seat} can hold, and there is no number above «four»: "
-        "{speaker} can only pass",
-    ),
-    "outbid_no_hold": (
-        "«здесь» может сказать только тот, кто говорил раньше {seat}: цифру {speaker} "
-        "перебили, и теперь {speaker} может только спасовать",
-        "only a player who spoke before {seat} can hold: {speaker} was outbid and can only pass",
-    ),
-    "outbid_number": (
-        "цифру {speaker} перебили: теперь {speaker} может только сказать «здесь» или "
-        "спасовать, назвать цифру выше нельзя",
-        "{speaker} was outbid: he may only hold or pass, not name a higher number",
-    ),
-    "outbid_number_pass": (
-        "цифру {speaker} перебили, а «здесь» может сказать только тот, кто говорил раньше "
-        "{seat}: теперь {speaker} может только спасовать",
-        "{speaker} was outbid, and only a player who spoke before {seat} can hold: "
-        "{speaker} can only pass",
-    ),
-    "game_suit_below_level": (
-        "«игра» после «{level}»: масть не ниже достигнутой в торговле — {allowed}",
-        "«game» after «{level}»: the suit is not below the level reached — {allowed}",
-    ),
-    "auction_unfinished": (
-        "торговля не окончена: слово за {seat}",
-        "the auction is not over: it is {seat}'s turn",
-    ),
-    "auction_game_suits": (
-        "«игру» заявили двое — укажите масть в каждой заявке «игра», чтобы решить, кто играет",
-        "two players bid «game» — give each «game» call its suit to decide who plays",
-    ),
-    "auction_mismatch": (
-        "по торговле — {got}, а в протоколе — {entered}",
-        "the auction gives {got}, the score sheet says {entered}",
-    ),
-    "auction_game_trump": (
-        "по торговле «игра» в масти {suit}, а козырь в протоколе — {trump}",
-        "the auction gives «game» in {suit}, the score sheet names {trump} as trump",
+    "auction_mismatch": gettext_noop("the auction gives {got}, the score sheet says {entered}"),
+    "auction_game_trump": gettext_noop(
+        "the auction gives «game» in {suit}, the score sheet names {trump} as trump"
     ),
     # comparing
-    "scores_empty": ("нужен хотя бы один результат", "at least one result is needed"),
-    "score_value": (
-        "результат — число или искусственный результат A+, A, A-",
-        "a result is a number or an artificial score A+, A, A-",
+    "scores_empty": gettext_noop("at least one result is needed"),
+    "score_value": gettext_noop("a result is a number or an artificial score A+, A, A-"),
+    "expected_small": gettext_noop(
+        "the expected number of results is not below the actual one ({count})"
     ),
-    "expected_small": (
-        "ожидаемое число результатов не меньше фактического ({count})",
-        "the expected number of results is not below the actual one ({count})",
-    ),
-    "same_length": (
-        "элементов должно быть столько же, сколько результатов ({count})",
-        "there must be as many items as results ({count})",
-    ),
-    "percent": ("процент — число от 0 до 100", "a percentage is a number from 0 to 100"),
+    "same_length": gettext_noop("there must be as many items as results ({count})"),
+    "percent": gettext_noop("a percentage is a number from 0 to 100"),
 }
 
 
@@ -326,8 +244,7 @@ class Message:
     params: Mapping[str, object] = field(default_factory=dict)
 
     def render(self, lang: str = "ru") -> str:
-        ru, en = MESSAGES[self.code]
-        template = en if lang == "en" else ru
+        template = translated(MESSAGES[self.code], lang)
         return template.format(**{k: _word(v, lang) for k, v in self.params.items()})
 
 

@@ -442,12 +442,19 @@ def test_messages_render_in_russian_and_english():
     assert "not invited" in caught.value.render("en")["tricks.S"]
 
 
-def test_every_message_has_both_languages():
-    from scoring.rules import MESSAGES
+def test_every_message_has_both_languages_in_the_one_catalogue():
+    """The core's words are the project's catalogue's (locale/*/django.po): English as the
+    msgid, a Russian translation for every code, the same parameters in both."""
+    import re
 
-    for code, (ru, en) in MESSAGES.items():
-        assert ru and en, code
+    from scoring.rules import MESSAGES
+    from scoring.rules.messages import translated
+
+    for code, en in MESSAGES.items():
+        ru = translated(en, "ru")
+        assert en and ru != en, code
         assert any("а" <= ch <= "я" for ch in ru.lower()), code
+        assert set(re.findall(r"{(\w+)}", ru)) == set(re.findall(r"{(\w+)}", en)), code
 
 
 # --- Rules of the event -------------------------------------------------------------------
