@@ -14,6 +14,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+from tests.factories import seat_players
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -394,21 +396,6 @@ def en():
 
     with translation.override("en"):
         yield
-
-
-def seat_players(event, count: int, *, kind: str = "prime", seats: int = 3, rounds=None):
-    """Enter ``count`` players, draw their numbers and seat them by the planner's option."""
-    from events import services as event_services
-    from movements import planner
-    from movements.services import session_create
-
-    for i in range(count):
-        event_services.entry_create(event, last_name=f"Игроков{i + 1:02d}", first_name="Игорь")
-    event_services.draw_make(event, seed="tests")
-    for option in planner.plan(count).as_dict()["options"]:
-        if all(r["kind"] == kind and r["seats"] == seats for r in option["rooms"]):
-            return session_create(event, option, rounds=rounds)
-    raise AssertionError(f"no {kind} option with {seats} seats for {count} players")
 
 
 @pytest.fixture

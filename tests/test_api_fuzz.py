@@ -32,7 +32,7 @@ from schemathesis.specs.openapi.checks import (
 
 from scoring import services
 from scoring.models import Adjustment, Deal, ScoreSheet, TablePlay
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, start
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

@@ -7,7 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from scoring import services
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, start
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, start
 
 pytestmark = pytest.mark.django_db
 

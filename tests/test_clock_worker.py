@@ -7,7 +7,7 @@ import pytest
 
 from events import rounds
 from events.models import Announcement, Round
-from tests.conftest import seat_players
+from tests.factories import seat_players
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

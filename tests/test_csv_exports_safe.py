@@ -16,7 +16,7 @@ from events.models import Entry, Room
 from movements import planner
 from movements.services import session_create
 from scoring import services
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet
 
 pytestmark = pytest.mark.django_db
 

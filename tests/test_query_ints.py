@@ -9,7 +9,7 @@ from events.params import MAX_INT, BadQueryParam, query_int
 from events.services import event_set_results_public
 from scoring import services
 from scoring.models import ScoreSheet
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, play_of, start
+from tests.factories import THREE_DIAMONDS, deal_of, play_of, start
 
 pytestmark = pytest.mark.django_db
 

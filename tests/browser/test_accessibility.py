@@ -10,8 +10,7 @@ from scoring import services
 from scoring.models import TablePlay
 from tests.browser.a11y import check_page, contrast
 from tests.browser.helpers import login
-from tests.conftest import seat_players
-from tests.scoring.conftest import THREE_DIAMONDS, sheet
+from tests.factories import THREE_DIAMONDS, seat_players, sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from events import rounds
 from events.models import Round
 from tests.browser.helpers import login
-from tests.conftest import seat_players
+from tests.factories import seat_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,8 +9,7 @@ from scoring import services
 from scoring.models import ScoreSheet
 from tests.browser.a11y import check_page
 from tests.browser.helpers import login
-from tests.conftest import seat_players
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, seat_players, sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

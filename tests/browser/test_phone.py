@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from events import rounds
 from events.models import Entry, Round
-from tests.conftest import seat_players
+from tests.factories import seat_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,8 +9,7 @@ from events.models import Entry, Round
 from movements.services import seat_substitute
 from tests.browser.a11y import check_page
 from tests.browser.helpers import login
-from tests.conftest import seat_players
-from tests.scoring.conftest import THREE_DIAMONDS, play_of, start
+from tests.factories import THREE_DIAMONDS, play_of, seat_players, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

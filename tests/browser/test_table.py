@@ -10,8 +10,7 @@ from playwright.sync_api import expect
 from events import rounds
 from events.models import Round
 from scoring.models import ScoreSheet
-from tests.conftest import seat_players
-from tests.scoring.conftest import play_of
+from tests.factories import play_of, seat_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

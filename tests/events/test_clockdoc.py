@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from events import clockdoc, rounds
 from events.models import Entry, Event, Round
-from tests.conftest import seat_players
+from tests.factories import seat_players
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from events import rounds
 from events.models import Announcement, Round
-from tests.conftest import seat_players
+from tests.factories import seat_players
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,8 @@ from events.models import Entry, Round
 from events.services import entry_update
 from scoring import services
 from scoring.models import Adjustment, Proof, TablePlay
-from tests.conftest import seat_players
 from tests.console_board import board_doc
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, start
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, seat_players, start
 
 pytestmark = pytest.mark.django_db
 

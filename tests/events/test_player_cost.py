@@ -12,8 +12,7 @@ from events import services as event_services
 from events.models import Entry, Round, Seat
 from scoring import player_page, services, standings
 from scoring.models import TablePlay
-from tests.conftest import seat_players
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, play_of
+from tests.factories import THREE_DIAMONDS, deal_of, play_of, seat_players
 
 pytestmark = pytest.mark.django_db
 

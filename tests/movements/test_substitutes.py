@@ -12,7 +12,7 @@ from events.models import Entry, Round, Seat, Substitution
 from movements import seating
 from movements.services import seat_substitute, session_create
 from scoring import services, standings
-from tests.scoring.conftest import THREE_DIAMONDS, play_of, start
+from tests.factories import THREE_DIAMONDS, play_of, start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("en")]
 

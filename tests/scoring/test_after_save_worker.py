@@ -7,8 +7,7 @@ import pytest
 
 from scoring import player_page, services, standings
 from scoring.models import DealScore, SessionTotal
-from tests.conftest import seat_players
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, start
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, seat_players, start
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -7,7 +7,7 @@ from rest_framework.authtoken.models import Token
 from events.models import Event
 from scoring import services
 from scoring.models import Adjustment, ScoreSheet
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -126,7 +126,7 @@ def test_a_token_authenticates_the_director(client, director, event, play):
 
 
 def test_list_detail_correct_confirm_and_history(director_client, event, play, director):
-    from tests.scoring.conftest import start
+    from tests.factories import start
 
     start(play.round)
     done = services.sheet_record(

@@ -13,8 +13,7 @@ from playwright.sync_api import expect, sync_playwright
 from events.models import Event
 from scoring.models import ScoreSheet
 from tests.browser.conftest import ARTIFACTS, CHROMIUM
-from tests.conftest import seat_players
-from tests.scoring.conftest import play_of
+from tests.factories import play_of, seat_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,9 +11,8 @@ from events.models import Event, Round
 from scoring import services
 from scoring.console import console_state
 from scoring.models import ScoreSheet
-from tests.conftest import seat_players
 from tests.console_board import board_doc
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet, start
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, seat_players, sheet, start
 
 pytestmark = pytest.mark.django_db
 

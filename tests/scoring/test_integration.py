@@ -7,7 +7,7 @@ from events import services as event_services
 from events.models import Entry
 from movements.services import seat_substitute
 from scoring import services, standings
-from tests.scoring.conftest import THREE_DIAMONDS, play_of
+from tests.factories import THREE_DIAMONDS, play_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("en")]
 

@@ -9,7 +9,7 @@ from events import rounds
 from events.models import Round
 from scoring import services
 from scoring.models import Proof, ScoreSheet, TablePlay
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, finish, play_of, start
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, finish, play_of, start
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from events.models import Event
 from scoring import services
 from scoring.models import Adjustment, ScoreSheet
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet, start
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet, start
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from events.models import Event
 from scoring import services
 from scoring.models import Proof, ScoreSheet, ScoreSheetVersion, TablePlay
-from tests.scoring.conftest import (
+from tests.factories import (
     THREE_DIAMONDS,
     deal_of,
     entry_at,

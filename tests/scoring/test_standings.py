@@ -12,7 +12,7 @@ from events.models import Event, Seat
 from movements.services import session_create
 from scoring import compare, services, standings
 from scoring.models import Adjustment, Deal, DealScore, ScoreSheet, SessionTotal, TablePlay
-from tests.scoring.conftest import deal_of, entry_at, play_of, seat_at, sheet
+from tests.factories import deal_of, entry_at, play_of, seat_at, sheet
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from events import rounds
 from events.models import Round, Seat
 from scoring import services
 from scoring.models import ScoreSheet
-from tests.scoring.conftest import THREE_DIAMONDS_FORM, play_of
+from tests.factories import THREE_DIAMONDS_FORM, play_of
 
 pytestmark = pytest.mark.django_db
 

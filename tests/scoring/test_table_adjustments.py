@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from scoring import services, standings
 from scoring.models import Adjustment, DealScore
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from events import services as event_services
 from events.models import Round, Seat
 from movements.services import seat_substitute
 from scoring import services
-from tests.scoring.conftest import play_of
+from tests.factories import play_of
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,7 @@ from django.urls import reverse
 from events.models import Event
 from scoring import services
 from scoring.models import TablePlay
-from tests.conftest import seat_players
-from tests.scoring.conftest import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, seat_players, sheet
 
 pytestmark = pytest.mark.django_db
 

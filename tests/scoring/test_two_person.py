@@ -11,7 +11,7 @@ from events.models import PIN_DIGITS, Entry, Round, Seat, new_pin
 from scoring import services
 from scoring.models import Proof, ScoreSheet
 from tests.console_board import board_doc
-from tests.scoring.conftest import THREE_DIAMONDS_FORM, play_of
+from tests.factories import THREE_DIAMONDS_FORM, play_of
 
 pytestmark = pytest.mark.django_db
 

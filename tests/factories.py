@@ -1,0 +1,108 @@
+"""The tests' builders, in one module: players seated by the planner, a table-round, its
+deals and seats, rounds put on the clock or ended, and ready-made sheets. Fixtures (in the
+conftest modules) are built from these; tests import them from here."""
+
+
+def seat_players(event, count: int, *, kind: str = "prime", seats: int = 3, rounds=None):
+    """Enter ``count`` players, draw their numbers and seat them by the planner's option."""
+    from events import services as event_services
+    from movements import planner
+    from movements.services import session_create
+
+    for i in range(count):
+        event_services.entry_create(event, last_name=f"Игроков{i + 1:02d}", first_name="Игорь")
+    event_services.draw_make(event, seed="tests")
+    for option in planner.plan(count).as_dict()["options"]:
+        if all(r["kind"] == kind and r["seats"] == seats for r in option["rooms"]):
+            return session_create(event, option, rounds=rounds)
+    raise AssertionError(f"no {kind} option with {seats} seats for {count} players")
+
+
+# A valid sheet for a deal whose active seats are N, E, S (every deal of a 3-player set):
+# N plays «три» in diamonds, E whists and takes 3, S passes; N 70, E 30, S 0.
+THREE_DIAMONDS = {
+    "declarer": "N",
+    "contract": "three",
+    "trump": "diamonds",
+    "defenders": {"E": "whist", "S": "pass"},
+    "tricks": {"N": 7, "E": 3},
+}
+
+#: The same sheet as the table's scorer form posts it.
+THREE_DIAMONDS_FORM = {
+    "declarer": "N",
+    "contract": "three",
+    "trump": "diamonds",
+    "defence_E": "whist",
+    "defence_S": "pass",
+    "tricks_N": "7",
+    "tricks_E": "3",
+}
+
+
+def sheet(declarer="N", contract="three", trump="diamonds", defence=None, tricks=None):
+    """A sheet for a deal played by N, E, S; by default the declarer takes 7 and the first
+    defender whists and takes 3."""
+    seats = [s for s in "NES" if s != declarer]
+    defence = defence or {seats[0]: "whist", seats[1]: "pass"}
+    tricks = tricks or {declarer: 7, seats[0]: 3}
+    data = {"declarer": declarer, "contract": contract, "defenders": defence, "tricks": tricks}
+    if trump:
+        data["trump"] = trump
+    return data
+
+
+def play_of(session, round_number, table_number, room_number=1):
+    from scoring.models import TablePlay
+
+    return TablePlay.objects.select_related(
+        "round__room__session__event", "table", "board_set"
+    ).get(
+        round__room__session=session,
+        round__room__number=room_number,
+        round__number=round_number,
+        table__number=table_number,
+    )
+
+
+def deal_of(play, number):
+    return play.board_set.deals.select_related("board_set").get(number=number)
+
+
+def seat_at(play, position):
+    from events.models import Seat
+
+    return Seat.objects.select_related("entry").get(
+        round_id=play.round_id, table_id=play.table_id, position=position
+    )
+
+
+def entry_at(play, position):
+    return seat_at(play, position).entry
+
+
+def start(rnd):
+    """Put a round on the clock (earlier ones of the room are ended first)."""
+    from events import rounds
+    from events.models import Round
+
+    for earlier in Round.objects.filter(room=rnd.room, number__lt=rnd.number).order_by("number"):
+        if earlier.state == Round.State.PENDING:
+            rounds.round_start(earlier)
+        earlier.refresh_from_db()
+        if earlier.state in (Round.State.RUNNING, Round.State.PAUSED):
+            rounds.round_end_now(earlier)
+    rnd.refresh_from_db()
+    if rnd.state == Round.State.PENDING:
+        rounds.round_start(rnd)
+    rnd.refresh_from_db()
+    return rnd
+
+
+def finish(rnd):
+    from events import rounds
+
+    start(rnd)
+    rounds.round_end_now(rnd)
+    rnd.refresh_from_db()
+    return rnd
