@@ -1,4 +1,4 @@
-"""Comparing results of one pocket across tables, and standings (scoring/compare.py)."""
+"""Comparing results of one pocket across tables, and standings (scoring/compare/)."""
 
 from fractions import Fraction
 

@@ -1,0 +1,76 @@
+"""Matchpoints (bridge Law 78) and Neuberg's restatement for a deal played fewer times than expected.
+
+Part of the pure core ``scoring.compare`` (see its package docstring)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scoring.compare.results import (
+    Artificial,
+    ArtificialScores,
+    Result,
+    _split,
+)
+
+# --- Matchpoints --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchpointsResult:
+    matchpoints: tuple[Fraction, ...]  # on the top below; Neuberg-restated if n < N
+    percent: tuple[Fraction, ...]
+    top: int  # 2(N − 1)
+    played: int  # n, real results compared
+    expected: int  # N
+
+
+def neuberg(percent: Fraction, played: int, expected: int) -> Fraction:
+    """P_N = (P_n − 50)·((n − 1)/n)·(N/(N − 1)) + 50; N = n leaves P unchanged."""
+    if expected < played:
+        raise ValueError(f"expected {expected} results, fewer than the {played} played")
+    if expected == played or expected <= 1:
+        return Fraction(percent)
+    return (Fraction(percent) - 50) * Fraction(played - 1, played) * Fraction(
+        expected, expected - 1
+    ) + 50
+
+
+def matchpoints(
+    results: Sequence[Result],
+    expected: int | None = None,
+    artificial: ArtificialScores | None = None,
+) -> MatchpointsResult:
+    """Matchpoints and percentages in input order. ``expected`` (N) defaults to the number of
+    entries, artificial ones included."""
+    artificial = artificial or ArtificialScores()
+    index, values = _split(results)
+    played = len(values)
+    expected = len(results) if expected is None else expected
+    if expected < len(results):
+        raise ValueError(f"expected {expected} results, fewer than the {len(results)} given")
+    top = 2 * (expected - 1)
+    mp: list[Fraction] = [Fraction(0)] * len(results)
+    pct: list[Fraction] = [Fraction(0)] * len(results)
+    # Equal results score alike: work out each distinct result once, low to high.
+    counts: dict[Fraction, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    below = 0
+    figures: dict[Fraction, tuple[Fraction, Fraction]] = {}
+    for value in sorted(counts):
+        ties = counts[value] - 1
+        raw = Fraction(2 * below + ties)
+        plain = Fraction(50) if played == 1 else 100 * raw / (2 * (played - 1))
+        percent = neuberg(plain, played, expected)
+        figures[value] = (raw if expected == played else percent * top / 100, percent)
+        below += counts[value]
+    for i, value in zip(index, values, strict=True):
+        mp[i], pct[i] = figures[value]
+    for i, score in enumerate(results):
+        if isinstance(score, Artificial):
+            pct[i] = artificial.percent(score)
+            mp[i] = pct[i] * top / 100
+    return MatchpointsResult(tuple(mp), tuple(pct), top, played, expected)
