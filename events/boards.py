@@ -1,4 +1,5 @@
-"""Who sits where in the deals of one set: the pure layout of the duplicate box (seed 000).
+"""Who sits where in the deals of one set: the pure layout of the duplicate box
+(docs/game.md §5).
 
 A box has pockets W, N, E, S. The seats go clockwise W → N → E → S → W, so the player on
 a seat's *left* is the next one clockwise: he speaks and plays after him.

@@ -1,6 +1,6 @@
 """Events, the players entered in them, rooms and tables.
 
-Names follow the glossary of domain.md: an *event* (турнир) is run by a director, an
+Names follow the glossary of docs/game.md §1: an *event* (турнир) is run by a director, an
 *entry* is one player in one event with his participant number and private key.
 """
 

@@ -2,7 +2,7 @@
 
 Pure Python — imports nothing from Django (conventions: pure domain cores).
 
-Three kinds of schedule (domain.md «Movements»):
+Three kinds of schedule (docs/game.md §6):
 
 * ``prime`` — T tables, T prime ≥ 5, 3 or 4 seats. Round 1 at table t: N = t, E = T + t,
   S = 2T + t, W = 3T + t; table t plays set t. Each round N stays, E moves +1 table,

@@ -22,7 +22,7 @@ The search is a branch and bound over rooms in non-increasing size: a partial op
 whose best imaginable completion (the rest meeting everyone) cannot enter the top
 ``limit`` is dropped. Room figures are cached per (kind, tables, seats).
 
-Time (domain.md «The duplicate box and the round»): a set has as many deals as the table
+Time (docs/game.md §5.4): a set has as many deals as the table
 has players (3 or 4), a round lasts deals per set × minutes per deal, so a room's session
 is rounds × deals per set × minutes per deal of play — the time players take to move
 between rounds is not in it. Rooms run their own clocks: the session lasts as long as its
@@ -42,7 +42,7 @@ from movements import engine
 from movements import schemes as scheme_data
 
 KIND_ORDER = {"prime": 0, "scheme": 1, "skip": 2}
-#: domain.md: «default 5 minutes per deal (director may change)»; an event has its own.
+#: docs/game.md §5.4: 5 minutes a deal by default (the director may change it); an event has its own.
 MINUTES_PER_DEAL = 5
 
 

@@ -10,7 +10,7 @@ A scheme is a dict::
      "groups": [{"route": ["1S", "1W", …], "fixed": {"8": "1N"}}],
      "set_groups": [[1, 2]]}
 
-Reading (domain.md «Special schemes»): participant k of a group sits in round r at route
+Reading (docs/game.md §6.3): participant k of a group sits in round r at route
 entry ((k − 1) + (r − 1)) mod L, L = route length; ``P`` is a pause; a fixed participant
 never moves. Route participants of a group are numbered on from the previous group
 (for 16: participants 9–15 take entries 1–7 of the second route); fixed participants

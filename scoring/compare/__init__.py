@@ -1,7 +1,7 @@
 """Comparing results of the same pocket of the same deal across tables, and standings maths.
 
 Pure: imports nothing from Django. A result is compared only with the results of the *same
-pocket* of the same deal at other tables (``design/domain.md`` «Comparing»). Methods:
+pocket* of the same deal at other tables (docs/game.md §4). Methods:
 
 - **matchpoints** (default; bridge Law 78): 2 for each result beaten, 1 for each tie, 0 for
   each result above, as a percentage of the top 2(n − 1); a result alone gets 50 %. When a

@@ -3,8 +3,8 @@
 ``settlement``, ``json_io``; every public name is here as before): contract, defence, tricks, auction and settlement.
 
 Pure: imports nothing from Django. Plain dataclasses and enums in, plain data out. The rules
-are those of seed 004 (the bidding and the whist) and of ``design/domain.md`` («The deal»,
-«Settlement»); where both are silent the choice is written down as **decision** below.
+are those of docs/game.md (§2 one deal, §3 settlement); docs/rules.md gives each check and
+every choice the sources leave open.
 
 Amounts are kept exact (``fractions.Fraction``), so a trick — A/10 — is never rounded. On the
 way out (:func:`number`) an amount becomes an ``int`` when it is whole, else the nearest

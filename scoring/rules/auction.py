@@ -44,7 +44,7 @@ def check_auction(
     first_hand: Seat | None = None,
     suit_order: Sequence[Suit] = SEED_SUIT_ORDER,
 ) -> tuple[AuctionOutcome | None, Problems]:
-    """Run an auction by the rules of seed 004 and say what contract it yields.
+    """Run an auction by the rules of docs/game.md §2.2 and say what contract it yields.
 
     The players speak in turn, clockwise from first hand. Rules and our decisions:
 
@@ -60,7 +60,7 @@ def check_auction(
     - A pass is final: the passer is never asked again.
     - «игра» and «червы» only at a player's first turn (who named a number may not bid them).
       A «игра» call's suit is not below the number reached before it (the trump rule of
-      domain.md «The deal» holds after «игра» too): after «два», not spades (seed order).
+      docs/game.md §2.3 holds after «игра» too): after «два», not spades (seed order).
     - After «игра» numbers are over: the others, at their first turn, may bid «игра» or
       «червы» or pass; those who named a number can only pass. Decision: each «игра» call
       carries the suit its bidder would play and «игра» bidders do not speak again; the

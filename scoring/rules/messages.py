@@ -112,7 +112,7 @@ MESSAGES: dict[str, str] = {
     ),
     # auction
     "call_format": gettext_noop(
-        "a call is an object {{\"seat\": \"N\", \"call\": \"one\"}} or a string «N one»"
+        'a call is an object {{"seat": "N", "call": "one"}} or a string «N one»'
     ),
     "auction_over": gettext_noop("the auction is already over"),
     "auction_first_hand": gettext_noop("first hand — {seat} — opens the auction"),

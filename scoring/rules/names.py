@@ -21,7 +21,7 @@ class Suit(StrEnum):
     HEARTS = "hearts"
 
 
-#: Low to high, as in seed 004: spades (1) < clubs (2) < diamonds (3) < hearts (4).
+#: Low to high, as in docs/game.md §2.1: spades (1) < clubs (2) < diamonds (3) < hearts (4).
 SEED_SUIT_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
 #: pagat.com's Austrian page swaps spades and clubs.
 AUSTRIAN_SUIT_ORDER: tuple[Suit, ...] = (Suit.CLUBS, Suit.SPADES, Suit.DIAMONDS, Suit.HEARTS)
