@@ -1,9 +1,44 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from events import views
 
 app_name = "director"
+
+#: The pages of one of the director's events, under /director/events/<pk>/.
+per_event = [
+    path("", views.event_detail, name="event_detail"),
+    path("edit/", views.event_edit, name="event_edit"),
+    path("players/add/", views.entry_add, name="entry_add"),
+    path("players/paste/", views.entries_paste, name="entries_paste"),
+    path("players/import/", views.entries_import, name="entries_import"),
+    path(
+        "players/import/confirm/",
+        views.entries_import_confirm,
+        name="entries_import_confirm",
+    ),
+    path("players/<int:entry_pk>/edit/", views.entry_edit, name="entry_edit"),
+    path(
+        "players/<int:entry_pk>/withdraw/",
+        views.entry_withdraw,
+        name="entry_withdraw",
+    ),
+    path(
+        "players/<int:entry_pk>/reinstate/",
+        views.entry_reinstate,
+        name="entry_reinstate",
+    ),
+    path("draw/", views.draw, name="draw"),
+    path("cards/names/", views.name_cards, name="name_cards"),
+    path("players/<int:entry_pk>/qr/", views.player_qr, name="player_qr"),
+    path("draws/", views.draw_list, name="draw_list"),
+    path("rooms/", views.room_list, name="room_list"),
+    path(
+        "sessions/<int:number>/rounds/start/",
+        views.session_rounds_start,
+        name="session_rounds_start",
+    ),
+]
 
 urlpatterns = [
     path(
@@ -16,35 +51,5 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.event_list, name="event_list"),
     path("events/new/", views.event_create, name="event_create"),
-    path("events/<int:pk>/", views.event_detail, name="event_detail"),
-    path("events/<int:pk>/edit/", views.event_edit, name="event_edit"),
-    path("events/<int:pk>/players/add/", views.entry_add, name="entry_add"),
-    path("events/<int:pk>/players/paste/", views.entries_paste, name="entries_paste"),
-    path("events/<int:pk>/players/import/", views.entries_import, name="entries_import"),
-    path(
-        "events/<int:pk>/players/import/confirm/",
-        views.entries_import_confirm,
-        name="entries_import_confirm",
-    ),
-    path("events/<int:pk>/players/<int:entry_pk>/edit/", views.entry_edit, name="entry_edit"),
-    path(
-        "events/<int:pk>/players/<int:entry_pk>/withdraw/",
-        views.entry_withdraw,
-        name="entry_withdraw",
-    ),
-    path(
-        "events/<int:pk>/players/<int:entry_pk>/reinstate/",
-        views.entry_reinstate,
-        name="entry_reinstate",
-    ),
-    path("events/<int:pk>/draw/", views.draw, name="draw"),
-    path("events/<int:pk>/cards/names/", views.name_cards, name="name_cards"),
-    path("events/<int:pk>/players/<int:entry_pk>/qr/", views.player_qr, name="player_qr"),
-    path("events/<int:pk>/draws/", views.draw_list, name="draw_list"),
-    path("events/<int:pk>/rooms/", views.room_list, name="room_list"),
-    path(
-        "events/<int:pk>/sessions/<int:number>/rounds/start/",
-        views.session_rounds_start,
-        name="session_rounds_start",
-    ),
+    path("events/<int:pk>/", include(per_event)),
 ]

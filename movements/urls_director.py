@@ -1,28 +1,33 @@
 """The director's movement pages, under /director/ (login; his own events only)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from movements import views
 
 app_name = "movements"
 
-urlpatterns = [
-    path("events/<int:pk>/movement/", views.plan, name="plan"),
-    path("events/<int:pk>/sessions/<int:number>/", views.session_detail, name="session"),
-    path("events/<int:pk>/sessions/<int:number>/tables/", views.table_cards, name="table_cards"),
+#: The pages of one of the director's events, under /director/events/<pk>/.
+per_event = [
+    path("movement/", views.plan, name="plan"),
+    path("sessions/<int:number>/", views.session_detail, name="session"),
+    path("sessions/<int:number>/tables/", views.table_cards, name="table_cards"),
     path(
-        "events/<int:pk>/sessions/<int:number>/participants/",
+        "sessions/<int:number>/participants/",
         views.participant_cards,
         name="participant_cards",
     ),
-    path("events/<int:pk>/sessions/<int:number>/grid.csv", views.grid_csv, name="grid_csv"),
-    path("events/<int:pk>/sessions/<int:number>/tables.csv", views.table_csv, name="table_csv"),
+    path("sessions/<int:number>/grid.csv", views.grid_csv, name="grid_csv"),
+    path("sessions/<int:number>/tables.csv", views.table_csv, name="table_csv"),
     path(
-        "events/<int:pk>/sessions/<int:number>/participants.csv",
+        "sessions/<int:number>/participants.csv",
         views.participant_csv,
         name="participant_csv",
     ),
+]
+
+urlpatterns = [
     path("schemes/", views.scheme_list, name="scheme_list"),
     path("schemes/new/", views.scheme_create, name="scheme_create"),
     path("schemes/<int:scheme_pk>/", views.scheme_detail, name="scheme_detail"),
+    path("events/<int:pk>/", include(per_event)),
 ]
