@@ -19,8 +19,9 @@ from events.boards import (
     Seat,
 )
 from scoring.rules.names import (
-    _RU_WORDS,
+    TERMS,
     Contract,
+    pgettext,
 )
 
 # --- Messages -----------------------------------------------------------------------------
@@ -46,6 +47,11 @@ def translated(text: str, lang: str) -> str:
     """``text`` (English, a msgid of the catalogue) in ``lang``: ``ru`` from the catalogue,
     English as it is (also when a catalogue or a translation is missing)."""
     return text if lang == "en" else _catalogue(lang).gettext(text)
+
+
+def translated_in(context: str, text: str, lang: str) -> str:
+    """:func:`translated` of a word marked with a context (``pgettext``)."""
+    return text if lang == "en" else _catalogue(lang).pgettext(context, text)
 
 
 #: code → its text in English, the msgid of the project's one translation catalogue
@@ -178,21 +184,22 @@ def _said(declarer: Seat | None, contract: Contract | None) -> _Phrase:
 
 @dataclass(frozen=True)
 class _Text:
-    """A word of a message in both languages (the name of a field, say)."""
+    """A word of a message marked for the catalogue under a context (the name of a field,
+    say, in the case the message needs)."""
 
-    ru: str
+    context: str
     en: str
 
     def render(self, lang: str) -> str:
-        return self.en if lang == "en" else self.ru
+        return translated_in(self.context, self.en, lang)
 
 
-#: What a passed-out deal lacks, by field: the object of «в распасованной сдаче нет …».
+#: What a passed-out deal lacks, by field: the object of «a passed-out deal has no …».
 _PASSED_OUT_FIELDS = {
-    "declarer": _Text("разыгрывающего", "declarer"),
-    "trump": _Text("козыря", "trump"),
-    "defenders": _Text("защитников", "defenders"),
-    "tricks": _Text("взяток", "tricks"),
+    "declarer": _Text("passed-out deal lacks", pgettext("passed-out deal lacks", "declarer")),
+    "trump": _Text("passed-out deal lacks", pgettext("passed-out deal lacks", "trump")),
+    "defenders": _Text("passed-out deal lacks", pgettext("passed-out deal lacks", "defenders")),
+    "tricks": _Text("passed-out deal lacks", pgettext("passed-out deal lacks", "tricks")),
 }
 
 
@@ -203,15 +210,12 @@ class _Phrase:
 
     def render(self, lang: str) -> str:
         if self.contract is Contract.PASSED or self.contract is None:
-            return "распас" if lang == "ru" else "passed out"
+            return translated_in("game term", pgettext("game term", "passed out"), lang)
         word = _word(self.contract, lang)
         if self.declarer is None:
             return f"«{word}»"
-        return (
-            f"{self.declarer} играет «{word}»"
-            if lang == "ru"
-            else f"{self.declarer} plays «{word}»"
-        )
+        plays = translated_in("contract", pgettext("contract", "{declarer} plays «{word}»"), lang)
+        return plays.format(declarer=self.declarer, word=word)
 
 
 def _word(value: object, lang: str) -> str:
@@ -220,10 +224,12 @@ def _word(value: object, lang: str) -> str:
     if isinstance(value, (_Phrase, _Text)):
         return value.render(lang)
     if isinstance(value, StrEnum):
-        return _RU_WORDS.get(value.value, value.value) if lang == "ru" else value.value
+        if value.value in TERMS:
+            return translated_in("game term", value.value, lang)
+        return value.value
     if isinstance(value, (tuple, list)):
         words = [_word(v, lang) for v in value]
-        last = " или " if lang == "ru" else " or "
+        last = " " + translated_in("list", pgettext("list", "or"), lang) + " "
         return ", ".join(words[:-1]) + last + words[-1] if len(words) > 1 else "".join(words)
     if isinstance(value, Fraction):
         return str(number(value))

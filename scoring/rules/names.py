@@ -107,24 +107,35 @@ _BID_WORDS = {b.value: b for b in Bid} | {
 }
 _SEAT_WORDS = {s.value: s for s in Seat}
 
+
 # The Russian word for every enum value; the English text is the value itself. StrEnum
 # members of different enums with the same value ("hearts") share the same word here.
-_RU_WORDS = {
-    "spades": "пики",
-    "clubs": "трефы",
-    "diamonds": "бубны",
-    "hearts": "червы",
-    "one": "раз",
-    "two": "два",
-    "three": "три",
-    "four": "четыре",
-    "game": "игра",
-    "passed": "распас",
-    "hold": "здесь",
-    "pass": "пас",
-    "whist": "вист",
-    "invited": "приглашён",
-    "fixed": "фиксированный",
-    "running": "переходящий",
-    "trump": "по козырю",
-}
+def pgettext(context: str, text: str) -> str:
+    """Marks a word for the translation catalogue under ``context`` (``manage.py
+    makemessages`` finds it); the word itself is the English."""
+    return text
+
+
+#: The game's words as messages and pages show them: English here, the other languages in
+#: the project's catalogue (context «game term»; ``messages.translated_term``).
+TERMS = frozenset(
+    {
+        pgettext("game term", "spades"),
+        pgettext("game term", "clubs"),
+        pgettext("game term", "diamonds"),
+        pgettext("game term", "hearts"),
+        pgettext("game term", "one"),
+        pgettext("game term", "two"),
+        pgettext("game term", "three"),
+        pgettext("game term", "four"),
+        pgettext("game term", "game"),
+        pgettext("game term", "passed"),
+        pgettext("game term", "hold"),
+        pgettext("game term", "pass"),
+        pgettext("game term", "whist"),
+        pgettext("game term", "invited"),
+        pgettext("game term", "fixed"),
+        pgettext("game term", "running"),
+        pgettext("game term", "trump"),
+    }
+)
