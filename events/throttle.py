@@ -51,15 +51,28 @@ def _keys(username: str | None, request) -> list[tuple[str, int]]:
     return keys
 
 
+def count_failure(key: str, window: int) -> None:
+    """One more failure under ``key``, counted in a window of ``window`` seconds from the
+    first one (the shared cache; also the PINs' counter, scoring.proof)."""
+    now = time.time()
+    found = cache.get(key)
+    if not found or found["until"] <= now:
+        found = {"count": 0, "until": now + window}
+    found["count"] += 1
+    cache.set(key, found, max(1, math.ceil(found["until"] - now)))
+
+
+def seconds_left(key: str, allowed: int) -> int:
+    """How long ``key`` is still refused after ``allowed`` failures in its window; 0 if not."""
+    found = cache.get(key)
+    if not found or found["count"] < allowed:
+        return 0
+    return max(0, math.ceil(found["until"] - time.time()))
+
+
 def seconds_locked(username: str | None, request) -> int:
     """How long this name (or this client address) is still refused; 0 when it may try."""
-    now = time.time()
-    left = 0.0
-    for key, allowed in _keys(username, request):
-        found = cache.get(key)
-        if found and found["count"] >= allowed:
-            left = max(left, found["until"] - now)
-    return max(0, math.ceil(left))
+    return max((seconds_left(key, allowed) for key, allowed in _keys(username, request)), default=0)
 
 
 def locked_message(seconds: int) -> str:
@@ -97,13 +110,8 @@ def _count_failure(sender, credentials, request=None, **kwargs):
 
     username = credentials.get(get_user_model().USERNAME_FIELD) or credentials.get("username")
     window = _setting("LOGIN_LOCK_SECONDS", 15 * 60)
-    now = time.time()
     for key, _allowed in _keys(username, request):
-        found = cache.get(key)
-        if not found or found["until"] <= now:
-            found = {"count": 0, "until": now + window}
-        found["count"] += 1
-        cache.set(key, found, max(1, math.ceil(found["until"] - now)))
+        count_failure(key, window)
 
 
 @receiver(user_logged_in, dispatch_uid="events.throttle.logged_in")

@@ -26,15 +26,14 @@ from __future__ import annotations
 
 import hmac
 import math
-import time
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from events import throttle
 from events.models import PIN_DIGITS, Seat
 from scoring.models import Proof
 
@@ -66,22 +65,11 @@ def _failures_key(entry_pk: int) -> str:
 
 def seconds_locked(entry_pk: int) -> int:
     """How long this player's PIN is still refused; 0 when it may be tried."""
-    found = cache.get(_failures_key(entry_pk))
-    if not found or found["count"] < _setting("PIN_FAILURES_ALLOWED", 5):
-        return 0
-    left = found["since"] + _setting("PIN_LOCK_SECONDS", 900) - time.time()
-    return max(0, math.ceil(left))
+    return throttle.seconds_left(_failures_key(entry_pk), _setting("PIN_FAILURES_ALLOWED", 5))
 
 
 def _count_failure(entry_pk: int) -> None:
-    key = _failures_key(entry_pk)
-    window = _setting("PIN_LOCK_SECONDS", 900)
-    found = cache.get(key)
-    now = time.time()
-    if not found or now - found["since"] >= window:
-        found = {"count": 0, "since": now}
-    found["count"] += 1
-    cache.set(key, found, timeout=math.ceil(window - (now - found["since"])) + 1)
+    throttle.count_failure(_failures_key(entry_pk), _setting("PIN_LOCK_SECONDS", 900))
 
 
 def _locked_text(seconds: int) -> str:
