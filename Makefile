@@ -51,7 +51,7 @@ test: install-dev system-deps
 	  "SQLite + filesystem broker: $$([ $$sq = 0 ] && echo passed || echo FAILED)"; \
 	[ $$pg = 0 ] && [ $$sq = 0 ]
 
-# The pure cores and every test that needs no database, broker or browser (a minute; no
+# The pure cores and every test that needs no database, broker or browser (20 seconds; no
 # service needed: the embedded cache under var/test-fast).
 test-fast: install-dev
 	rm -rf var/test-fast
