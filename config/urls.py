@@ -3,16 +3,30 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from config.health import healthz
+from events import urls_director as events_director
+from events import urls_public as events_public
+from movements import urls_director as movements_director
+from scoring import urls_director as scoring_director
+from scoring import urls_public as scoring_public
+
+#: One namespace per audience: each app brings its own pages, the names are the audience's
+#: («director:room_detail», «public:traveller»), whichever app serves them.
+director = (
+    [
+        *events_director.urlpatterns,
+        *movements_director.urlpatterns,
+        *scoring_director.urlpatterns,
+    ],
+    "director",
+)
+public = ([*events_public.urlpatterns, *scoring_public.urlpatterns], "public")
 
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="director:event_list"), name="home"),
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("director/", include("events.urls_director")),
-    path("director/", include("movements.urls_director")),
-    path("director/", include("scoring.urls_director")),
-    path("e/", include("events.urls_public")),
-    path("e/", include("scoring.urls_public")),
+    path("director/", include(director)),  # the director's pages (login; his own events)
+    path("e/", include(public)),  # an event's public pages (nothing before publishing)
     path("p/", include("scoring.urls_player")),  # with events' clock.json and QR
     path("t/", include("scoring.urls_table")),
     path("api/", include("config.api")),

@@ -3,7 +3,7 @@ from django.urls import include, path
 
 from events import views
 
-app_name = "director"
+# Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
 #: The pages of one of the director's events, under /director/events/<pk>/.
 per_event = [

@@ -2,7 +2,7 @@ from django.urls import path
 
 from events import views_public
 
-app_name = "public"
+# Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
 urlpatterns = [
     path("<slug:slug>/clock", views_public.clock, name="clock"),

@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from movements import views
 
-app_name = "movements"
+# Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
 #: The pages of one of the director's events, under /director/events/<pk>/.
 per_event = [

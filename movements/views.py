@@ -388,7 +388,7 @@ def plan(request, event):
                 _("Session %(number)d is seated: %(participants)d participants.")
                 % {"number": session.number, "participants": session.participants},
             )
-            return redirect("movements:session", pk=event.pk, number=session.number)
+            return redirect("director:session", pk=event.pk, number=session.number)
     unnumbered = event.entries.active().filter(number__isnull=True).count()
     return render(
         request,
@@ -458,7 +458,7 @@ def session_detail(request, event, number):
                     "count": changed,
                 },
             )
-            return redirect("movements:session", pk=event.pk, number=session.number)
+            return redirect("director:session", pk=event.pk, number=session.number)
     context = _session_context(event, session, seating.session_seating(session), form)
     return render(request, "movements/session.html", context)
 
@@ -634,7 +634,7 @@ def scheme_create(request):
                 _("Scheme «%(name)s» for %(count)d participants saved.")
                 % {"name": scheme.name, "count": scheme.participants},
             )
-            return redirect("movements:scheme_detail", scheme_pk=scheme.pk)
+            return redirect("director:scheme_detail", scheme_pk=scheme.pk)
     return render(request, "movements/scheme_form.html", {"form": form, "example": EXAMPLE_SCHEME})
 
 

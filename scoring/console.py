@@ -264,7 +264,7 @@ def _build_rows(event_pk: int, rnd: Round, plays: list[_Play]) -> dict[int, Row]
                         deal=deal.number,
                         code=code,
                         state=LATE if late else NOT_PLAYED,
-                        url=reverse("scoring:sheet_form", args=[event_pk, play.pk, deal.number]),
+                        url=reverse("director:sheet_form", args=[event_pk, play.pk, deal.number]),
                     )
                 )
             else:
@@ -273,7 +273,7 @@ def _build_rows(event_pk: int, rnd: Round, plays: list[_Play]) -> dict[int, Row]
                         deal=deal.number,
                         code=code,
                         state=sheet["status"],
-                        url=reverse("scoring:sheet", args=[event_pk, sheet["pk"]]),
+                        url=reverse("director:sheet", args=[event_pk, sheet["pk"]]),
                         sheet=sheet["pk"],
                         version=sheet["current__number"],
                         late=sheet["late"],
@@ -284,7 +284,7 @@ def _build_rows(event_pk: int, rnd: Round, plays: list[_Play]) -> dict[int, Row]
             table=play.table,
             set=play.set,
             play=play.pk,
-            url=reverse("scoring:play", args=[event_pk, play.pk]),
+            url=reverse("director:play", args=[event_pk, play.pk]),
             late=late,
             players=players.get(play.table_id, []),
             cells=cells,
@@ -303,7 +303,7 @@ def _disputes(event_pk: int, room: Room) -> list[Dispute]:
             round=s.play.round.number,
             table=s.play.table.number,
             deal=s.deal.code,
-            url=reverse("scoring:sheet", args=[event_pk, s.pk]),
+            url=reverse("director:sheet", args=[event_pk, s.pk]),
         )
         for s in disputed
     ]
@@ -323,7 +323,7 @@ def _late_tables(event_pk: int, room: Room) -> list[LateTable]:
             round=p.round.number,
             table=p.table.number,
             missing=p.board_set.players - p.recorded,
-            url=reverse("scoring:play", args=[event_pk, p.pk]),
+            url=reverse("director:play", args=[event_pk, p.pk]),
         )
         for p in plays
     ]

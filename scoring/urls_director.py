@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from scoring import views, views_room
 
-app_name = "scoring"
+# Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
 #: The pages of one of the director's events, under /director/events/<pk>/.
 per_event = [

@@ -4,7 +4,7 @@ from django.urls import path
 
 from scoring import views_public as views
 
-app_name = "results"
+# Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
 urlpatterns = [
     path("<slug:slug>/results/", views.results, name="event"),

@@ -177,7 +177,7 @@ def sheet_form(request, event, play_pk, number):
                 request,
                 OUTCOMES[done.outcome] % {"code": deal.code, "version": done.version.number},
             )
-            return redirect("scoring:play", pk=event.pk, play_pk=play.pk)
+            return redirect("director:play", pk=event.pk, play_pk=play.pk)
         if step.stale:
             messages.warning(request, STALE_CHECK)
     else:
@@ -195,7 +195,7 @@ def sheet_form(request, event, play_pk, number):
             "preview": step.preview(deal, players),
             "sits_out": [s for s in "WNES" if s not in deal.active_seats and s in players],
             "players": players,
-            "cancel_url": reverse("scoring:play", args=[event.pk, play.pk]),
+            "cancel_url": reverse("director:play", args=[event.pk, play.pk]),
         },
     )
 
@@ -234,7 +234,7 @@ def sheet_confirm(request, event, sheet_pk):
     sheet = _sheet(event, sheet_pk)
     services.sheet_confirm(sheet, by_user=request.user)
     messages.success(request, _("Deal %(code)s confirmed.") % {"code": sheet.deal.code})
-    return redirect("scoring:sheet", pk=event.pk, sheet_pk=sheet.pk)
+    return redirect("director:sheet", pk=event.pk, sheet_pk=sheet.pk)
 
 
 @director_event
@@ -255,7 +255,7 @@ def sheet_restore(request, event, sheet_pk):
             request,
             OUTCOMES[done.outcome] % {"code": sheet.deal.code, "version": done.version.number},
         )
-    return redirect("scoring:sheet", pk=event.pk, sheet_pk=sheet.pk)
+    return redirect("director:sheet", pk=event.pk, sheet_pk=sheet.pk)
 
 
 def _event_rounds(event) -> list[Round]:
@@ -378,7 +378,7 @@ def adjustments_table(request, event):
                     "deals": done.deals,
                 },
             )
-            return redirect("scoring:play", pk=event.pk, play_pk=play.pk)
+            return redirect("director:play", pk=event.pk, play_pk=play.pk)
     return _adjustments_page(request, event, form, status=400)
 
 
@@ -408,7 +408,7 @@ def adjustment_add(request, event, play_pk):
             form.apply(error)
         else:
             messages.success(request, _("Adjustment saved."))
-            return redirect("scoring:play", pk=event.pk, play_pk=play.pk)
+            return redirect("director:play", pk=event.pk, play_pk=play.pk)
     return render(request, "scoring/play.html", _play_context(event, play, form), status=400)
 
 
@@ -424,8 +424,8 @@ def adjustment_delete(request, event, adjustment_pk):
         raise Http404 from None
     messages.success(request, _("Adjustment deleted."))
     if request.POST.get("back") == "play":
-        return redirect("scoring:play", pk=event.pk, play_pk=adjustment.play_id)
-    return redirect("scoring:adjustments", pk=event.pk)
+        return redirect("director:play", pk=event.pk, play_pk=adjustment.play_id)
+    return redirect("director:adjustments", pk=event.pk)
 
 
 #: What the director's open/close of a finished round's table said.
@@ -457,7 +457,7 @@ def play_access(request, event, play_pk):
             ACCESS_DONE[play.players_access]
             % {"table": play.table.number, "round": play.round.number},
         )
-    return redirect("scoring:play", pk=event.pk, play_pk=play.pk)
+    return redirect("director:play", pk=event.pk, play_pk=play.pk)
 
 
 @director_event
@@ -475,7 +475,7 @@ def round_close(request, event, round_pk):
             _("Round %(n)d is closed to the tables: only you record its sheets now.")
             % {"n": rnd.number},
         )
-    return redirect(f"{reverse('scoring:overview', args=[event.pk])}?round={rnd.pk}")
+    return redirect(f"{reverse('director:overview', args=[event.pk])}?round={rnd.pk}")
 
 
 @director_event
@@ -490,4 +490,4 @@ def publish(request, event):
     back = request.POST.get("next", "")
     if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         return redirect(back)  # e.g. the room's console the director published from
-    return redirect("scoring:overview", pk=event.pk)
+    return redirect("director:overview", pk=event.pk)

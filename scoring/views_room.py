@@ -127,7 +127,7 @@ def _board(event, room, state: console.Console) -> dict:
         "console": state,
         "legend": [(name, *console.LEGEND[name], state.counts[name]) for name in console.STATES],
         "rows_html": _rows_html(state),
-        "page_path": reverse("scoring:room_detail", args=[event.pk, room.pk]),
+        "page_path": reverse("director:room_detail", args=[event.pk, room.pk]),
     }
 
 
@@ -242,7 +242,7 @@ def round_action(request, event, round_pk, action):
             request, event, rnd.room, typed=typed, status=400, field_errors={action: text}
         )
     notices.tell_unqueued(request)
-    return redirect("scoring:room_detail", pk=event.pk, room_pk=rnd.room_id)
+    return redirect("director:room_detail", pk=event.pk, room_pk=rnd.room_id)
 
 
 #: The clock actions whose form has a field the refusal is shown next to.

@@ -102,17 +102,17 @@ def _rows(response) -> list[list[str]]:
 def _public_urls(event, play):
     slug, deal, entry = event.slug, deal_of(play, 2), entry_at(play, "N")
     return {
-        "event": reverse("results:event_csv", args=[slug]),
-        "session": reverse("results:session_csv", args=[slug, 1]),
-        "travellers": reverse("results:session_travellers_csv", args=[slug, 1]),
-        "traveller": reverse("results:traveller_csv", args=[slug, deal.pk]),
-        "card": reverse("results:card_csv", args=[slug, entry.pk]),
+        "event": reverse("public:event_csv", args=[slug]),
+        "session": reverse("public:session_csv", args=[slug, 1]),
+        "travellers": reverse("public:session_travellers_csv", args=[slug, 1]),
+        "traveller": reverse("public:traveller_csv", args=[slug, deal.pk]),
+        "card": reverse("public:card_csv", args=[slug, entry.pk]),
     }
 
 
 def _director_urls(event, session):
     return {
-        name: reverse(f"movements:{name}_csv", args=[event.pk, session.number])
+        name: reverse(f"director:{name}_csv", args=[event.pk, session.number])
         for name in ("grid", "table", "participant")
     }
 

@@ -116,8 +116,8 @@ def _page_400(response, name):
 
 def _room_urls(session):
     room = session.rooms.get(number=1)
-    page = reverse("scoring:room_detail", args=[session.event.pk, room.pk])
-    board = reverse("scoring:room_console", args=[session.event.pk, room.pk])
+    page = reverse("director:room_detail", args=[session.event.pk, room.pk])
+    board = reverse("director:room_console", args=[session.event.pk, room.pk])
     return page, board
 
 
@@ -145,24 +145,24 @@ def test_another_director_gets_404_not_the_parameter_error(other_client, session
 
 @pytest.mark.parametrize("raw", BAD)
 def test_the_scores_overview_refuses_a_bad_round(director_client, event, play, raw):
-    url = reverse("scoring:overview", args=[event.pk])
+    url = reverse("director:overview", args=[event.pk])
     _page_400(director_client.get(url, {"round": raw}, **EN), "round")
 
 
 def test_the_scores_overview_keeps_its_404(director_client, event, play):
-    url = reverse("scoring:overview", args=[event.pk])
+    url = reverse("director:overview", args=[event.pk])
     assert director_client.get(url, {"round": str(play.round_id)}).status_code == 200
     assert director_client.get(url, {"round": str(MAX_INT)}).status_code == 404
 
 
 @pytest.mark.parametrize("raw", BAD)
 def test_the_adjustments_page_refuses_a_bad_play(director_client, event, play, raw):
-    url = reverse("scoring:adjustments", args=[event.pk])
+    url = reverse("director:adjustments", args=[event.pk])
     _page_400(director_client.get(url, {"play": raw}, **EN), "play")
 
 
 def test_the_adjustments_page_ignores_a_play_it_lacks(director_client, event, play):
-    url = reverse("scoring:adjustments", args=[event.pk])
+    url = reverse("director:adjustments", args=[event.pk])
     assert director_client.get(url, {"play": str(MAX_INT)}).status_code == 200
     assert director_client.get(url, {"play": str(play.pk)}).status_code == 200
 
@@ -170,19 +170,19 @@ def test_the_adjustments_page_ignores_a_play_it_lacks(director_client, event, pl
 @pytest.mark.parametrize("raw", BAD)
 @pytest.mark.parametrize("name", ["room", "table"])
 def test_the_table_cards_refuse_a_bad_room_or_table(director_client, session15, name, raw):
-    url = reverse("movements:table_cards", args=[session15.event.pk, session15.number])
+    url = reverse("director:table_cards", args=[session15.event.pk, session15.number])
     _page_400(director_client.get(url, {name: raw}, **EN), name)
 
 
 @pytest.mark.parametrize("raw", BAD)
 def test_the_participant_cards_refuse_a_bad_participant(director_client, session15, raw):
-    url = reverse("movements:participant_cards", args=[session15.event.pk, session15.number])
+    url = reverse("director:participant_cards", args=[session15.event.pk, session15.number])
     _page_400(director_client.get(url, {"participant": raw}, **EN), "participant")
 
 
 def test_the_cards_keep_their_404_for_what_the_session_lacks(director_client, session15):
-    tables = reverse("movements:table_cards", args=[session15.event.pk, session15.number])
-    people = reverse("movements:participant_cards", args=[session15.event.pk, session15.number])
+    tables = reverse("director:table_cards", args=[session15.event.pk, session15.number])
+    people = reverse("director:participant_cards", args=[session15.event.pk, session15.number])
     assert director_client.get(tables, {"room": "1", "table": "2"}).status_code == 200
     assert director_client.get(tables, {"table": "9"}).status_code == 404
     assert director_client.get(tables, {"room": str(MAX_INT)}).status_code == 404
@@ -193,7 +193,7 @@ def test_the_cards_keep_their_404_for_what_the_session_lacks(director_client, se
 def test_the_bad_request_page_is_in_russian_first(director_client, session15):
     """The page speaks the reader's language; Russian is the default (the words themselves
     come from the catalogue the lead fills)."""
-    url = reverse("movements:participant_cards", args=[session15.event.pk, session15.number])
+    url = reverse("director:participant_cards", args=[session15.event.pk, session15.number])
     response = director_client.get(url, {"participant": "²"})
     assert response.status_code == 400
     assert '<html lang="ru">' in response.content.decode()
@@ -206,7 +206,7 @@ def test_the_bad_request_page_is_in_russian_first(director_client, session15):
 def test_restoring_a_version_refuses_anything_but_ascii_digits(director_client, event, play, raw):
     start(play.round)
     done = services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_user=event.owner)
-    url = reverse("scoring:sheet_restore", args=[event.pk, done.sheet.pk])
+    url = reverse("director:sheet_restore", args=[event.pk, done.sheet.pk])
     # «١» and «٣» were read as 1 and 3 by int(): version 1 would have been restored.
     response = director_client.post(url, {"version": raw}, **EN)
     assert response.status_code == 302

@@ -25,7 +25,7 @@ def _round(session, room_number, number):
 
 def _room_url(session, room_number=1, **query):
     room = session.rooms.get(number=room_number)
-    url = reverse("scoring:room_detail", args=[session.event.pk, room.pk])
+    url = reverse("director:room_detail", args=[session.event.pk, room.pk])
     return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
 
 
@@ -98,7 +98,7 @@ def test_add_minutes_has_no_prefilled_value_and_empty_is_refused_on_its_field(
     page = director_client.get(_room_url(session15)).content.decode()
     assert 'id="adjust-minutes" name="minutes" type="number" step="1" required value=""' in page
     ends_at = Round.objects.get(pk=rnd.pk).ends_at
-    url = reverse("scoring:round_action", args=[session15.event.pk, rnd.pk, "adjust"])
+    url = reverse("director:round_action", args=[session15.event.pk, rnd.pk, "adjust"])
     response = director_client.post(url, {"minutes": ""})
     assert response.status_code == 400
     body = response.content.decode()
@@ -115,7 +115,7 @@ def test_ending_a_round_asks_first(director_client, session15):
     rounds.round_start(rnd)
     asked = director_client.get(_room_url(session15, confirm="end")).content.decode()
     assert 'id="confirm-end"' in asked and "Да, завершить тур 1 сейчас" in asked
-    url = reverse("scoring:round_action", args=[session15.event.pk, rnd.pk, "end"])
+    url = reverse("director:round_action", args=[session15.event.pk, rnd.pk, "end"])
     unconfirmed = director_client.post(url)
     assert unconfirmed.status_code == 200 and 'id="confirm-end"' in unconfirmed.content.decode()
     assert Round.objects.get(pk=rnd.pk).state == "running"

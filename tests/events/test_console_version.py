@@ -23,7 +23,7 @@ LOGIN_TABLES = ('"django_session"', '"auth_user"')
 
 def _url(session, **query):
     room = session.rooms.get()
-    url = reverse("scoring:room_console", args=[session.event.pk, room.pk])
+    url = reverse("director:room_console", args=[session.event.pk, room.pk])
     return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
 
 

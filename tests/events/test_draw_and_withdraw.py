@@ -53,7 +53,7 @@ def test_withdraw_asks_first_and_says_what_it_means_for_a_seated_player(director
     assert f'href="{url}"' in list_page  # «Снять» opens the confirmation, it does not post
     page = director_client.get(url).content.decode()
     assert "рассажен под номером 5 в сессии 1 начиная с тура 1" in page
-    assert reverse("movements:session", args=[event.pk, 1]) + "#substitute" in page
+    assert reverse("director:session", args=[event.pk, 1]) + "#substitute" in page
     assert Entry.objects.get(pk=entry.pk).status == "active"
     refused = director_client.post(url, {})
     assert refused.status_code == 400 and "Подтвердите снятие" in refused.content.decode()

@@ -192,7 +192,7 @@ def _csv(response):
 
 
 def _urls(event, session, name):
-    return reverse(f"movements:{name}", args=[event.pk, session.number])
+    return reverse(f"director:{name}", args=[event.pk, session.number])
 
 
 @db

@@ -24,11 +24,11 @@ EIGHT = {
 
 
 def plan_url(event):
-    return reverse("movements:plan", args=[event.pk])
+    return reverse("director:plan", args=[event.pk])
 
 
 def session_url(event, number=1, name="session"):
-    return reverse(f"movements:{name}", args=[event.pk, number])
+    return reverse(f"director:{name}", args=[event.pk, number])
 
 
 def choose(event, option=0, **extra):
@@ -51,7 +51,7 @@ def _pages(event, scheme):
                 "participant_csv",
             )
         ]
-        + [reverse("movements:scheme_detail", args=[scheme.pk])]
+        + [reverse("director:scheme_detail", args=[scheme.pk])]
     )
 
 
@@ -89,8 +89,8 @@ def _seats(event):
 def test_the_owner_opens_every_movement_page(director_client, event, world):
     _, scheme = world
     urls = _pages(event, scheme) + [
-        reverse("movements:scheme_list"),
-        reverse("movements:scheme_create"),
+        reverse("director:scheme_list"),
+        reverse("director:scheme_create"),
     ]
     for url in urls:
         response = director_client.get(url)
@@ -110,23 +110,21 @@ def test_another_director_gets_404_everywhere_and_changes_nothing(other_client, 
     for url, data in _posts(event, by_number):
         assert other_client.post(url, data).status_code == 404, url
     assert event.sessions.count() == 1 and _seats(event) == before
-    assert (
-        "Моя восьмёрка" not in other_client.get(reverse("movements:scheme_list")).content.decode()
-    )
+    assert "Моя восьмёрка" not in other_client.get(reverse("director:scheme_list")).content.decode()
 
 
 def test_an_anonymous_visitor_is_sent_to_the_login_page_and_changes_nothing(client, event, world):
     by_number, scheme = world
     before = _seats(event)
     urls = _pages(event, scheme) + [
-        reverse("movements:scheme_list"),
-        reverse("movements:scheme_create"),
+        reverse("director:scheme_list"),
+        reverse("director:scheme_create"),
     ]
     for url in urls:
         response = client.get(url)
         assert response.status_code == 302 and "/director/login/" in response["Location"], url
     posts = _posts(event, by_number) + [
-        (reverse("movements:scheme_create"), {"name": "x", "text": json.dumps(EIGHT)})
+        (reverse("director:scheme_create"), {"name": "x", "text": json.dumps(EIGHT)})
     ]
     for url, data in posts:
         response = client.post(url, data)
@@ -407,7 +405,7 @@ def test_a_broken_scheme_is_refused_naming_round_and_seat(director_client):
     broken = json.loads(json.dumps(EIGHT))
     broken["groups"][0]["route"][6] = "2S"  # 2S twice
     response = director_client.post(
-        reverse("movements:scheme_create"),
+        reverse("director:scheme_create"),
         {"name": "Сломанная", "text": json.dumps(broken)},
         **EN,
     )
@@ -422,7 +420,7 @@ def test_the_scheme_errors_are_in_russian_by_default(director_client):
     broken = json.loads(json.dumps(EIGHT))
     broken["groups"][0]["route"][6] = "2S"
     response = director_client.post(
-        reverse("movements:scheme_create"), {"name": "С", "text": json.dumps(broken)}
+        reverse("director:scheme_create"), {"name": "С", "text": json.dumps(broken)}
     )
     assert "тур 1, стол 2 S: участники 6 и 7 сидят на одном месте" in response.content.decode()
 
@@ -438,7 +436,7 @@ def test_the_scheme_errors_are_in_russian_by_default(director_client):
     ],
 )
 def test_malformed_scheme_input_is_refused(director_client, data, message):
-    response = director_client.post(reverse("movements:scheme_create"), data, **EN)
+    response = director_client.post(reverse("director:scheme_create"), data, **EN)
     assert response.status_code == 200 and message in response.content.decode()
     assert not Scheme.objects.exists()
 
@@ -446,12 +444,12 @@ def test_malformed_scheme_input_is_refused(director_client, data, message):
 def test_a_valid_scheme_is_saved_listed_and_shown_with_its_balance(director_client, director):
     upload = SimpleUploadedFile("eight.json", json.dumps(EIGHT).encode("utf-8-sig"))
     response = director_client.post(
-        reverse("movements:scheme_create"), {"name": "Моя восьмёрка", "file": upload}, **EN
+        reverse("director:scheme_create"), {"name": "Моя восьмёрка", "file": upload}, **EN
     )
     scheme = Scheme.objects.get()
     assert response.status_code == 302
     assert (scheme.owner, scheme.participants, scheme.builtin) == (director, 8, False)
-    listing = director_client.get(reverse("movements:scheme_list"), **EN).content.decode()
+    listing = director_client.get(reverse("director:scheme_list"), **EN).content.decode()
     assert "Моя восьмёрка" in listing
     detail = director_client.get(response["Location"], **EN).content.decode()
     assert "3 times: 28 pairs" in detail and "Table 2" in detail

@@ -79,18 +79,18 @@ def test_every_page_shows_the_number_and_both_names(substituted, director_client
     assert "replaced by Поздний П from round 3 of session 1" in players
     assert f"substitute for {leaving.full_name} from round 3 of session 1" in players
     cards = director_client.get(
-        reverse("movements:participant_cards", args=[event.pk, 1]) + "?participant=7", **EN
+        reverse("director:participant_cards", args=[event.pk, 1]) + "?participant=7", **EN
     ).content.decode()
     assert f"№ 7 — {leaving.full_name} / Поздний П (substitute from round 3)" in cards
     csv = director_client.get(
-        reverse("movements:participant_csv", args=[event.pk, 1]), **EN
+        reverse("director:participant_csv", args=[event.pk, 1]), **EN
     ).content.decode("utf-8-sig")
     assert "7;Поздний П;3;" in csv and f"7;{leaving.full_name};2;" in csv
-    results = director_client.get(reverse("results:session", args=[event.slug, 1]), **EN)
+    results = director_client.get(reverse("public:session", args=[event.slug, 1]), **EN)
     body = results.content.decode()
     assert body.count(">Поздний П</a>") == 1 and "(substitute from round 3)" in body
     standings_csv = director_client.get(
-        reverse("results:session_csv", args=[event.slug, 1]), **EN
+        reverse("public:session_csv", args=[event.slug, 1]), **EN
     ).content.decode("utf-8-sig")
     line = next(x for x in standings_csv.splitlines() if ";7;" in x)
     assert f"{leaving.full_name} / Поздний П (substitute from round 3)" in line

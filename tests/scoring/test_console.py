@@ -29,14 +29,14 @@ def _room(session):
 
 def _console_url(session, **query):
     room = _room(session)
-    url = reverse("scoring:room_console", args=[session.event.pk, room.pk])
+    url = reverse("director:room_console", args=[session.event.pk, room.pk])
     if query:
         url += "?" + "&".join(f"{k}={v}" for k, v in query.items())
     return url
 
 
 def _page_url(session):
-    return reverse("scoring:room_detail", args=[session.event.pk, _room(session).pk])
+    return reverse("director:room_detail", args=[session.event.pk, _room(session).pk])
 
 
 def _cell(state, table, deal):
@@ -99,10 +99,10 @@ def test_each_cell_shows_the_state_of_its_sheet_and_links_to_it(session15, direc
     assert _cell(state, 3, 1).state == "disputed"
     assert _cell(state, 1, 2).state == "not_played"
     event = session15.event
-    assert _cell(state, 1, 1).url == reverse("scoring:sheet", args=[event.pk, confirmed.sheet.pk])
-    assert _cell(state, 2, 2).url == reverse("scoring:sheet", args=[event.pk, entered.sheet.pk])
-    assert _cell(state, 3, 1).url == reverse("scoring:sheet", args=[event.pk, disputed.pk])
-    assert _cell(state, 1, 2).url == reverse("scoring:sheet_form", args=[event.pk, one.pk, 2])
+    assert _cell(state, 1, 1).url == reverse("director:sheet", args=[event.pk, confirmed.sheet.pk])
+    assert _cell(state, 2, 2).url == reverse("director:sheet", args=[event.pk, entered.sheet.pk])
+    assert _cell(state, 3, 1).url == reverse("director:sheet", args=[event.pk, disputed.pk])
+    assert _cell(state, 1, 2).url == reverse("director:sheet_form", args=[event.pk, one.pk, 2])
     assert _cell(state, 1, 1).code == f"{one.board_set.number}.1"
     assert state.counts == {
         "not_played": 12,
@@ -119,7 +119,7 @@ def test_a_row_names_the_table_its_set_and_its_players(session15):
     assert row.set == play.board_set.number
     assert [p["position"] for p in row.players] == ["N", "E", "S"]
     assert row.players[0]["name"] == entry_at(play, "N").full_name
-    assert row.url == reverse("scoring:play", args=[session15.event.pk, play.pk])
+    assert row.url == reverse("director:play", args=[session15.event.pk, play.pk])
 
 
 def test_tables_short_of_sheets_at_the_end_of_the_round_are_late(session15, director):
@@ -144,7 +144,7 @@ def test_tables_short_of_sheets_at_the_end_of_the_round_are_late(session15, dire
         (1, 4, 3),
         (1, 5, 3),
     ]
-    assert state.late[0].url == reverse("scoring:play", args=[session15.event.pk, one.pk])
+    assert state.late[0].url == reverse("director:play", args=[session15.event.pk, one.pk])
     assert state.counts["late"] == 11 and state.counts["not_played"] == 0
     # The director records what is missing at table 1: it is late no more.
     for number in (2, 3):
@@ -165,7 +165,7 @@ def test_the_disputes_of_every_round_of_the_room_are_listed(session15, director)
         (1, 4, first.deal.code),
         (2, 2, second.deal.code),
     ]
-    assert state.disputes[0].url == reverse("scoring:sheet", args=[event.pk, first.pk])
+    assert state.disputes[0].url == reverse("director:sheet", args=[event.pk, first.pk])
 
 
 def test_by_default_the_grid_shows_the_round_on_the_clock_else_the_latest_finished(session15):
@@ -238,7 +238,7 @@ def test_the_board_belongs_to_the_events_director(client, director, other_client
 def test_the_page_and_the_poller_draw_the_board_with_one_template(director_client, session15):
     """One renderer: the board in the room page is the board console.html answers."""
     room = _room(session15)
-    page = director_client.get(reverse("scoring:room_detail", args=[session15.event.pk, room.pk]))
+    page = director_client.get(reverse("director:room_detail", args=[session15.event.pk, room.pk]))
     board = director_client.get(_console_url(session15)).content.decode().strip()
     html = page.content.decode()
     start = html.index('<div id="console-board"')
@@ -288,13 +288,13 @@ def test_two_directors_see_each_others_changes(director_client, root_client, ses
     event = session15.event
 
     # The superuser confirms the sheet: the owner's next poll sees it.
-    confirm = reverse("scoring:sheet_confirm", args=[event.pk, entered.pk])
+    confirm = reverse("director:sheet_confirm", args=[event.pk, entered.pk])
     assert root_client.post(confirm).status_code == 302
     seen = board_doc(director_client.get(_console_url(session15, since=owner_view["version"])))
     assert seen["changed"] and _json_cell(seen, 1, 1)["state"] == "confirmed"
 
     # The owner corrects it through the scorer form: the superuser sees version 2.
-    form = reverse("scoring:sheet_form", args=[event.pk, play.pk, 1])
+    form = reverse("director:sheet_form", args=[event.pk, play.pk, 1])
     saved = director_client.post(form, _scorer_post(tricks_N="8", tricks_E="2", expected_version=1))
     assert saved.status_code == 302
     now = board_doc(root_client.get(_console_url(session15, since=seen["version"])))
@@ -308,7 +308,7 @@ def test_a_stale_correction_is_refused_with_the_reason_and_changes_nothing(
     director_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     play = play_of(session15, 1, 1)
     services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_user=director)
-    form = reverse("scoring:sheet_form", args=[session15.event.pk, play.pk, 1])
+    form = reverse("director:sheet_form", args=[session15.event.pk, play.pk, 1])
     # Both directors open the sheet at version 1.
     assert 'name="expected_version" value="1"' in director_client.get(form).content.decode()
     assert 'name="expected_version" value="1"' in root_client.get(form).content.decode()
@@ -344,9 +344,9 @@ def test_the_room_page_shows_the_console_with_its_links(director_client, session
     assert 'id="console-grid"' in body and "<caption" in body
     assert "score sheets by table and deal" in body
     assert 'data-state="disputed"' in body and "⚠" in body
-    assert reverse("movements:session", args=[event.pk, 1]) + "#substitute" in body
-    assert reverse("scoring:adjustments", args=[event.pk]) in body
-    assert reverse("scoring:publish", args=[event.pk]) in body
+    assert reverse("director:session", args=[event.pk, 1]) + "#substitute" in body
+    assert reverse("director:adjustments", args=[event.pk]) in body
+    assert reverse("director:publish", args=[event.pk]) in body
     assert 'name="public" value="1"' in body
     assert _console_url(session15) in body
     assert "Round 1, table 2, deal" in body  # the disputes list
@@ -370,7 +370,7 @@ def test_publishing_from_the_console_shows_in_its_json(director_client, session1
     event = session15.event
     doc = board_doc(director_client.get(_console_url(session15)))
     assert doc["results_public"] is False
-    director_client.post(reverse("scoring:publish", args=[event.pk]), {"public": "1"})
+    director_client.post(reverse("director:publish", args=[event.pk]), {"public": "1"})
     assert Event.objects.get(pk=event.pk).results_public
     now = board_doc(director_client.get(_console_url(session15, since=doc["version"])))
     assert now["changed"] and now["results_public"] is True

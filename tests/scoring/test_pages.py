@@ -37,7 +37,7 @@ def form_data(**fields):
 
 def scorer_url(play, number=1):
     event = play.round.room.session.event
-    return reverse("scoring:sheet_form", args=[event.pk, play.pk, number])
+    return reverse("director:sheet_form", args=[event.pk, play.pk, number])
 
 
 # --- who may see the director's pages -------------------------------------------------------
@@ -46,10 +46,10 @@ def scorer_url(play, number=1):
 @pytest.mark.parametrize(
     "name,args",
     [
-        ("scoring:overview", lambda e, p: [e.pk]),
-        ("scoring:play", lambda e, p: [e.pk, p.pk]),
-        ("scoring:sheet_form", lambda e, p: [e.pk, p.pk, 1]),
-        ("scoring:adjustments", lambda e, p: [e.pk]),
+        ("director:overview", lambda e, p: [e.pk]),
+        ("director:play", lambda e, p: [e.pk, p.pk]),
+        ("director:sheet_form", lambda e, p: [e.pk, p.pk, 1]),
+        ("director:adjustments", lambda e, p: [e.pk]),
     ],
 )
 def test_director_pages_for_three_actors(client, director, other_director, play, name, args):
@@ -69,18 +69,18 @@ def test_the_overview_lists_the_tables_of_a_round_with_their_sheets(
     services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_user=director)
     event = play.round.room.session.event
     body = director_client.get(
-        reverse("scoring:overview", args=[event.pk]) + f"?round={play.round_id}"
+        reverse("director:overview", args=[event.pk]) + f"?round={play.round_id}"
     ).content.decode()
     assert 'id="plays"' in body and "1/3" in body
-    assert reverse("scoring:play", args=[event.pk, play.pk]) in body
+    assert reverse("director:play", args=[event.pk, play.pk]) in body
 
 
 def test_writes_by_another_director_or_anonymous_are_refused(client, other_director, play):
     event = play.round.room.session.event
     posts = [
         scorer_url(play),
-        reverse("scoring:publish", args=[event.pk]),
-        reverse("scoring:adjustment_add", args=[event.pk, play.pk]),
+        reverse("director:publish", args=[event.pk]),
+        reverse("director:adjustment_add", args=[event.pk, play.pk]),
     ]
     for url in posts:
         anonymous = client.post(url, form_data(save="1"))
@@ -209,11 +209,11 @@ def test_the_history_shows_every_version_and_accepts_a_proposal(director_client,
         play, deal, sheet(tricks={"N": 6, "E": 4}), by_entry=entry_at(play, "N")
     )
     event = play.round.room.session.event
-    url = reverse("scoring:sheet", args=[event.pk, proposal.sheet.pk])
+    url = reverse("director:sheet", args=[event.pk, proposal.sheet.pk])
     body = director_client.get(url).content.decode()
     assert body.count('class="current"') == 1 and body.count('class="proposed"') == 1
     assert entry_at(play, "N").full_name in body
-    restore = reverse("scoring:sheet_restore", args=[event.pk, proposal.sheet.pk])
+    restore = reverse("director:sheet_restore", args=[event.pk, proposal.sheet.pk])
     assert director_client.post(restore, {"version": "2"}).status_code == 302
     row = ScoreSheet.objects.get()
     assert row.status == "confirmed" and row.current.number == 3
@@ -225,7 +225,7 @@ def test_the_director_confirms_a_sheet(director_client, play):
         play, deal_of(play, 1), THREE_DIAMONDS, by_entry=entry_at(play, "E")
     )
     event = play.round.room.session.event
-    url = reverse("scoring:sheet_confirm", args=[event.pk, done.sheet.pk])
+    url = reverse("director:sheet_confirm", args=[event.pk, done.sheet.pk])
     assert director_client.post(url).status_code == 302
     assert ScoreSheet.objects.get().status == "confirmed"
 
@@ -235,7 +235,7 @@ def test_the_director_confirms_a_sheet(director_client, play):
 
 def test_an_adjustment_is_added_and_deleted_from_the_table_page(director_client, play):
     event = play.round.room.session.event
-    url = reverse("scoring:adjustment_add", args=[event.pk, play.pk])
+    url = reverse("director:adjustment_add", args=[event.pk, play.pk])
     north = entry_at(play, "N")
     bad = director_client.post(
         url, {"kind": "artificial", "entry": north.pk, "deal": "", "score": "A+", "reason": "x"}
@@ -254,9 +254,9 @@ def test_an_adjustment_is_added_and_deleted_from_the_table_page(director_client,
     assert good.status_code == 302
     made = Adjustment.objects.get()
     assert made.score == "A+" and made.deal.number == 1
-    listing = director_client.get(reverse("scoring:adjustments", args=[event.pk])).content
+    listing = director_client.get(reverse("director:adjustments", args=[event.pk])).content
     assert north.full_name in listing.decode()
-    delete = reverse("scoring:adjustment_delete", args=[event.pk, made.pk])
+    delete = reverse("director:adjustment_delete", args=[event.pk, made.pk])
     assert director_client.post(delete).status_code == 302
     assert not Adjustment.objects.exists()
 
@@ -267,7 +267,7 @@ def test_another_director_cannot_delete_an_adjustment(client, director, other_di
     )
     event = play.round.room.session.event
     client.force_login(other_director)
-    url = reverse("scoring:adjustment_delete", args=[event.pk, made.pk])
+    url = reverse("director:adjustment_delete", args=[event.pk, made.pk])
     assert client.post(url).status_code == 404
     assert Adjustment.objects.exists()
 
@@ -289,15 +289,15 @@ def _public_urls(play):
     entry = entry_at(play, "N")
     slug = event.slug
     return [
-        reverse("results:event", args=[slug]),
-        reverse("results:session", args=[slug, 1]),
-        reverse("results:traveller", args=[slug, deal.pk]),
-        reverse("results:card", args=[slug, entry.pk]),
-        reverse("results:event_csv", args=[slug]),
-        reverse("results:session_csv", args=[slug, 1]),
-        reverse("results:session_travellers_csv", args=[slug, 1]),
-        reverse("results:traveller_csv", args=[slug, deal.pk]),
-        reverse("results:card_csv", args=[slug, entry.pk]),
+        reverse("public:event", args=[slug]),
+        reverse("public:session", args=[slug, 1]),
+        reverse("public:traveller", args=[slug, deal.pk]),
+        reverse("public:card", args=[slug, entry.pk]),
+        reverse("public:event_csv", args=[slug]),
+        reverse("public:session_csv", args=[slug, 1]),
+        reverse("public:session_travellers_csv", args=[slug, 1]),
+        reverse("public:traveller_csv", args=[slug, deal.pk]),
+        reverse("public:card_csv", args=[slug, entry.pk]),
     ]
 
 
@@ -319,7 +319,8 @@ def test_publishing_opens_the_results_to_everyone(client, director, scored):
     event = scored.round.room.session.event
     client.force_login(director)
     assert (
-        client.post(reverse("scoring:publish", args=[event.pk]), {"public": "1"}).status_code == 302
+        client.post(reverse("director:publish", args=[event.pk]), {"public": "1"}).status_code
+        == 302
     )
     client.logout()
     for url in _public_urls(scored):
@@ -328,13 +329,13 @@ def test_publishing_opens_the_results_to_everyone(client, director, scored):
     body = client.get(_public_urls(scored)[0]).content.decode()
     assert 'class="preview-banner"' not in body and 'id="standings"' in body
     client.force_login(director)
-    client.post(reverse("scoring:publish", args=[event.pk]), {"public": "0"})
+    client.post(reverse("director:publish", args=[event.pk]), {"public": "0"})
     client.logout()
     assert client.get(_public_urls(scored)[0]).status_code == 403
 
 
 def test_an_unknown_event_is_not_found(client):
-    assert client.get(reverse("results:event", args=["nosuch"])).status_code == 404
+    assert client.get(reverse("public:event", args=["nosuch"])).status_code == 404
 
 
 def test_public_pages_show_standings_traveller_and_card(client, scored):

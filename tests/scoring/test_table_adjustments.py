@@ -116,15 +116,17 @@ def test_the_page_offers_valid_defaults_and_one_post_scores_the_whole_table(
 ):
     play = play_of(session15, 1, 3)
     event = session15.event
-    page = director_client.get(reverse("scoring:adjustments", args=[event.pk]) + f"?play={play.pk}")
+    page = director_client.get(
+        reverse("director:adjustments", args=[event.pk]) + f"?play={play.pk}"
+    )
     form = page.context["table_form"]
     assert form["round"].value() == play.round_id and form["table"].value() == 3
     assert form["score"].value() == "A" and form["deal"].value() in (None, "")
     response = director_client.post(
-        reverse("scoring:adjustments_table", args=[event.pk]), _form(play)
+        reverse("director:adjustments_table", args=[event.pk]), _form(play)
     )
     assert response.status_code == 302
-    assert response["Location"] == reverse("scoring:play", args=[event.pk, play.pk])
+    assert response["Location"] == reverse("director:play", args=[event.pk, play.pk])
     assert Adjustment.objects.filter(play=play, score="A").count() == 9
     shown = director_client.get(response["Location"]).content.decode()
     assert "9" in shown and entry_at(play, "N").full_name in shown
@@ -146,7 +148,7 @@ def test_bad_input_is_named_on_its_field_and_kept(
 ):
     play = play_of(session15, 1, 1)
     response = director_client.post(
-        reverse("scoring:adjustments_table", args=[session15.event.pk]),
+        reverse("director:adjustments_table", args=[session15.event.pk]),
         _form(play, **fields),
         HTTP_ACCEPT_LANGUAGE="en",
     )
@@ -160,7 +162,7 @@ def test_bad_input_is_named_on_its_field_and_kept(
 def test_the_page_speaks_russian(director_client, session15):
     play = play_of(session15, 1, 1)
     response = director_client.post(
-        reverse("scoring:adjustments_table", args=[session15.event.pk]), _form(play, table="9")
+        reverse("director:adjustments_table", args=[session15.event.pk]), _form(play, table="9")
     )
     body = response.content.decode()
     assert "Искусственные результаты для всего стола" in body
@@ -170,16 +172,16 @@ def test_the_page_speaks_russian(director_client, session15):
 def test_the_table_page_links_to_the_whole_table_form(director_client, session15):
     play = play_of(session15, 1, 1)
     body = director_client.get(
-        reverse("scoring:play", args=[session15.event.pk, play.pk])
+        reverse("director:play", args=[session15.event.pk, play.pk])
     ).content.decode()
     assert f"?play={play.pk}#table-scores" in body
 
 
 def test_the_single_players_form_defaults_to_a_valid_artificial_score(director_client, session15):
     play = play_of(session15, 1, 1)
-    form = director_client.get(reverse("scoring:play", args=[session15.event.pk, play.pk])).context[
-        "form"
-    ]
+    form = director_client.get(
+        reverse("director:play", args=[session15.event.pk, play.pk])
+    ).context["form"]
     assert form["kind"].value() in (None, "artificial") or form["kind"].initial is None
     assert form["deal"].value() == 1 and form["score"].value() == "A"
     data = {
@@ -190,7 +192,7 @@ def test_the_single_players_form_defaults_to_a_valid_artificial_score(director_c
         "reason": "x",
     }
     response = director_client.post(
-        reverse("scoring:adjustment_add", args=[session15.event.pk, play.pk]), data
+        reverse("director:adjustment_add", args=[session15.event.pk, play.pk]), data
     )
     assert response.status_code == 302
     assert Adjustment.objects.get().score == "A"
@@ -198,7 +200,7 @@ def test_the_single_players_form_defaults_to_a_valid_artificial_score(director_c
 
 def test_writes_belong_to_the_events_director(client, other_client, session15):
     play = play_of(session15, 1, 1)
-    url = reverse("scoring:adjustments_table", args=[session15.event.pk])
+    url = reverse("director:adjustments_table", args=[session15.event.pk])
     assert client.post(url, _form(play)).status_code == 302  # to the login page
     assert other_client.post(url, _form(play)).status_code == 404
     assert not Adjustment.objects.exists()

@@ -27,7 +27,7 @@ def _plays_of(deal):
 
 def _traveller(client, deal):
     event = deal.board_set.session.event
-    return client.get(reverse("results:traveller", args=[event.slug, deal.pk])).content.decode()
+    return client.get(reverse("public:traveller", args=[event.slug, deal.pk])).content.decode()
 
 
 def test_two_rooms_show_room_table_and_each_seats_player_with_number(client, event, director):
@@ -81,7 +81,7 @@ def test_the_note_speaks_english_too(client, session15, director, en):
     services.sheet_record(two, deal, sheet(tricks={"N": 8, "E": 2}), by_user=director)
     event = session15.event
     body = client.get(
-        reverse("results:traveller", args=[event.slug, deal.pk]), HTTP_ACCEPT_LANGUAGE="en"
+        reverse("public:traveller", args=[event.slug, deal.pk]), HTTP_ACCEPT_LANGUAGE="en"
     ).content.decode()
     assert "from 2 of the 5 tables" in body and "81.25 % rather than 100 %" in body
 
