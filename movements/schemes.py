@@ -26,6 +26,8 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from events.catalogue import gettext_noop, translated
+
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "schemes.json"
 POSITIONS = ("N", "E", "S", "W")
 PAUSE = "P"
@@ -170,31 +172,47 @@ def set_of_table(data: dict) -> dict[int, int]:
 # --- validation ---------------------------------------------------------------------
 
 
-def _err(code, ru, en, round=None, table=None, position=None) -> SchemeError:
-    return SchemeError(code, ru, en, round, table, position)
+def _err(code, text: str, round=None, table=None, position=None, **params: object) -> SchemeError:
+    """A broken rule: ``text`` is its English (a msgid of the project's catalogue, with
+    ``{name}`` parameters, ``{round}``, ``{table}`` and ``{position}`` among them); the
+    Russian comes from the catalogue (events.catalogue)."""
+
+    def said(lang: str) -> str:
+        values = {"round": round, "table": table, "position": position, **params}
+        values = {k: v.render(lang) if isinstance(v, _Where) else v for k, v in values.items()}
+        return translated(text, lang).format(**values)
+
+    return SchemeError(code, said("ru"), said("en"), round, table, position)
 
 
-def _where(round_no, table, position) -> tuple[str, str]:
-    place = f"стол {table}" + (f" {position}" if position else "")
-    place_en = f"table {table}" + (f" {position}" if position else "")
-    if round_no is None:
-        return place, place_en
-    return f"тур {round_no}, {place}", f"round {round_no}, {place_en}"
+@dataclass(frozen=True)
+class _Where:
+    """Where a broken rule is: «round 2, table 1 N», in the reader's language."""
+
+    round: int | None
+    table: int
+    position: str | None = None
+
+    def render(self, lang: str) -> str:
+        seat = f"{self.table} {self.position}" if self.position else str(self.table)
+        if self.round is None:
+            return translated(gettext_noop("table {seat}"), lang).format(seat=seat)
+        return translated(gettext_noop("round {round}, table {seat}"), lang).format(
+            round=self.round, seat=seat
+        )
+
+
+def _where(round_no, table, position) -> _Where:
+    return _Where(round_no, table, position)
 
 
 def _check_structure(data) -> list[SchemeError]:
     errors: list[SchemeError] = []
     if not isinstance(data, dict):
-        return [_err("structure", "схема должна быть объектом", "a scheme must be an object")]
+        return [_err("structure", gettext_noop("a scheme must be an object"))]
     groups = data.get("groups")
     if not isinstance(groups, list) or not groups:
-        return [
-            _err(
-                "no_groups",
-                "в схеме нет ни одной группы с маршрутом",
-                "the scheme has no group with a route",
-            )
-        ]
+        return [_err("no_groups", gettext_noop("the scheme has no group with a route"))]
     for gi, group in enumerate(groups, 1):
         if (
             not isinstance(group, dict)
@@ -204,8 +222,8 @@ def _check_structure(data) -> list[SchemeError]:
             errors.append(
                 _err(
                     "no_route",
-                    f"группа {gi}: маршрут пуст или не задан",
-                    f"group {gi}: the route is empty or missing",
+                    gettext_noop("group {group}: the route is empty or missing"),
+                    group=gi,
                 )
             )
             continue
@@ -214,18 +232,19 @@ def _check_structure(data) -> list[SchemeError]:
                 errors.append(
                     _err(
                         "bad_seat",
-                        f"группа {gi}, шаг {ei}: «{entry}» — не место (нужны стол и N/E/S/W, или P)",
-                        f"group {gi}, step {ei}: '{entry}' is not a seat (table and N/E/S/W, or P)",
+                        gettext_noop(
+                            "group {group}, step {step}: «{entry}» is not a seat (a table and "
+                            "N/E/S/W, or P)"
+                        ),
+                        group=gi,
+                        step=ei,
+                        entry=entry,
                     )
                 )
         fixed = group.get("fixed") or {}
         if not isinstance(fixed, dict):
             errors.append(
-                _err(
-                    "bad_fixed",
-                    f"группа {gi}: fixed должен быть словарём",
-                    f"group {gi}: fixed must be a mapping",
-                )
+                _err("bad_fixed", gettext_noop("group {group}: fixed must be a mapping"), group=gi)
             )
             continue
         for who, seat in fixed.items():
@@ -233,16 +252,21 @@ def _check_structure(data) -> list[SchemeError]:
                 errors.append(
                     _err(
                         "bad_fixed",
-                        f"группа {gi}: «{who}» — не номер участника",
-                        f"group {gi}: '{who}' is not a participant number",
+                        gettext_noop("group {group}: «{who}» is not a participant number"),
+                        group=gi,
+                        who=who,
                     )
                 )
             elif parse_seat(seat) is None:
                 errors.append(
                     _err(
                         "fixed_pause" if str(seat).strip().upper() == PAUSE else "bad_seat",
-                        f"группа {gi}: закреплённый участник {who} должен сидеть на месте, а не «{seat}»",
-                        f"group {gi}: fixed participant {who} needs a seat, not '{seat}'",
+                        gettext_noop(
+                            "group {group}: fixed participant {who} needs a seat, not «{seat}»"
+                        ),
+                        group=gi,
+                        who=who,
+                        seat=seat,
                     )
                 )
     set_groups = data.get("set_groups")
@@ -255,8 +279,7 @@ def _check_structure(data) -> list[SchemeError]:
         errors.append(
             _err(
                 "bad_set_groups",
-                "set_groups: нужен список групп столов, например [[1, 2], [3]]",
-                "set_groups: need a list of table groups, e.g. [[1, 2], [3]]",
+                gettext_noop("set_groups: need a list of table groups, e.g. [[1, 2], [3]]"),
             )
         )
     return errors
@@ -269,11 +292,11 @@ def _check_numbering(data: dict, groups: list[_Group]) -> list[SchemeError]:
         errors.append(
             _err(
                 "route_lengths",
-                "маршруты групп разной длины ({}); число туров равно длине маршрута".format(
-                    ", ".join(str(len(g.route)) for g in groups)
+                gettext_noop(
+                    "the groups' routes differ in length ({lengths}); the number of rounds is "
+                    "the route length"
                 ),
-                "the groups' routes differ in length ({}); the number of rounds is the route "
-                "length".format(", ".join(str(len(g.route)) for g in groups)),
+                lengths=", ".join(str(len(g.route)) for g in groups),
             )
         )
     total = sum(g.size for g in groups)
@@ -282,8 +305,11 @@ def _check_numbering(data: dict, groups: list[_Group]) -> list[SchemeError]:
         errors.append(
             _err(
                 "participants",
-                f"объявлено участников: {declared}, а маршруты и закреплённые дают {total}",
-                f"{declared} participants declared, the routes and fixed seats give {total}",
+                gettext_noop(
+                    "{declared} participants declared, the routes and fixed seats give {total}"
+                ),
+                declared=declared,
+                total=total,
             )
         )
     for g in groups:
@@ -292,10 +318,12 @@ def _check_numbering(data: dict, groups: list[_Group]) -> list[SchemeError]:
                 errors.append(
                     _err(
                         "fixed_number",
-                        f"стол {table} {position}: закреплённый участник {who} вне нумерации 1–{total}",
-                        f"table {table} {position}: fixed participant {who} is outside 1–{total}",
+                        gettext_noop("{where}: fixed participant {who} is outside 1–{total}"),
                         table=table,
                         position=position,
+                        where=_where(None, table, position),
+                        who=who,
+                        total=total,
                     )
                 )
     return errors
@@ -314,45 +342,55 @@ def _check_rounds(data: dict, groups: list[_Group]) -> list[SchemeError]:
             table, position = seat
             if seat in on_seat and seat not in reported_seats:
                 reported_seats.add(seat)
-                ru, en = _where(r, table, position)
+                where = _where(r, table, position)
                 if seat in fixed_at:
                     other = who if who != fixed_at[seat] else on_seat[seat]
                     errors.append(
                         _err(
                             "fixed_on_route",
-                            f"{ru}: закреплённый участник {fixed_at[seat]} и участник {other} "
-                            "сидят на одном месте — место закреплённого не должно входить в маршрут",
-                            f"{en}: fixed participant {fixed_at[seat]} and participant {other} "
-                            "both sit here — a fixed seat must not be on a route",
+                            gettext_noop(
+                                "{where}: fixed participant {fixed} and participant {other} "
+                                "both sit here — a fixed seat must not be on a route"
+                            ),
                             r,
                             table,
                             position,
+                            where=where,
+                            fixed=fixed_at[seat],
+                            other=other,
                         )
                     )
                 else:
                     errors.append(
                         _err(
                             "seat_taken",
-                            f"{ru}: участники {on_seat[seat]} и {who} сидят на одном месте",
-                            f"{en}: participants {on_seat[seat]} and {who} both sit here",
+                            gettext_noop(
+                                "{where}: participants {first} and {second} both sit here"
+                            ),
                             r,
                             table,
                             position,
+                            where=where,
+                            first=on_seat[seat],
+                            second=who,
                         )
                     )
             on_seat.setdefault(seat, who)
             if who in seat_of and who not in reported_people:
                 reported_people.add(who)
-                ru, en = _where(r, table, position)
                 first = seat_label(*seat_of[who])
                 errors.append(
                     _err(
                         "seated_twice",
-                        f"{ru}: участник {who} уже сидит в этом туре на {first}",
-                        f"{en}: participant {who} already sits at {first} in this round",
+                        gettext_noop(
+                            "{where}: participant {who} already sits at {first} in this round"
+                        ),
                         r,
                         table,
                         position,
+                        where=_where(r, table, position),
+                        who=who,
+                        first=first,
                     )
                 )
             seat_of.setdefault(who, seat)
@@ -360,15 +398,15 @@ def _check_rounds(data: dict, groups: list[_Group]) -> list[SchemeError]:
             if who in seat_of and who not in reported_people:
                 reported_people.add(who)
                 table, position = seat_of[who]
-                ru, en = _where(r, table, position)
                 errors.append(
                     _err(
                         "seated_and_paused",
-                        f"{ru}: участник {who} одновременно сидит и отдыхает",
-                        f"{en}: participant {who} both sits and pauses",
+                        gettext_noop("{where}: participant {who} both sits and pauses"),
                         r,
                         table,
                         position,
+                        where=_where(r, table, position),
+                        who=who,
                     )
                 )
         for who in sorted(everybody - set(seat_of) - set(pauses) - reported_people):
@@ -376,11 +414,13 @@ def _check_rounds(data: dict, groups: list[_Group]) -> list[SchemeError]:
             errors.append(
                 _err(
                     "unseated",
-                    f"тур {r}: участник {who} не сидит и не отдыхает (номера должны идти 1–"
-                    f"{len(everybody)} без пропусков)",
-                    f"round {r}: participant {who} neither sits nor pauses (number participants "
-                    f"1–{len(everybody)} without gaps)",
+                    gettext_noop(
+                        "round {round}: participant {who} neither sits nor pauses (number "
+                        "participants 1–{count} without gaps)"
+                    ),
                     r,
+                    who=who,
+                    count=len(everybody),
                 )
             )
         if r == 1:
@@ -399,8 +439,7 @@ def _check_tables(on_seat: dict[tuple[int, str], int]) -> list[SchemeError]:
         errors.append(
             _err(
                 "table_gap",
-                f"стол {missing}: за ним никто не сидит — нумеруйте столы подряд",
-                f"table {missing}: nobody sits there — number the tables without gaps",
+                gettext_noop("table {table}: nobody sits there — number the tables without gaps"),
                 table=missing,
             )
         )
@@ -411,9 +450,12 @@ def _check_tables(on_seat: dict[tuple[int, str], int]) -> list[SchemeError]:
             errors.append(
                 _err(
                     "too_few",
-                    f"стол {table}: за столом {len(taken)} игрока, нужно 3 или 4 (пусто: {empty})",
-                    f"table {table}: {len(taken)} players, a table needs 3 or 4 (empty: {empty})",
+                    gettext_noop(
+                        "table {table}: {count} players, a table needs 3 or 4 (empty: {empty})"
+                    ),
                     table=table,
+                    count=len(taken),
+                    empty=empty,
                 )
             )
         elif len(taken) == 3 and "W" in taken:
@@ -421,12 +463,13 @@ def _check_tables(on_seat: dict[tuple[int, str], int]) -> list[SchemeError]:
             errors.append(
                 _err(
                     "three_without_w",
-                    f"стол {table} {empty}: при трёх игроках пустым должно быть место W "
-                    "(там лежит прикуп)",
-                    f"table {table} {empty}: with three players the W seat must be the empty one "
-                    "(the talon pocket)",
+                    gettext_noop(
+                        "table {table} {empty}: with three players the W seat must be the empty "
+                        "one (the talon pocket)"
+                    ),
                     table=table,
                     position=empty,
+                    empty=empty,
                 )
             )
     return errors
@@ -441,18 +484,21 @@ def _check_set_groups(data: dict, tables: list[int]) -> list[SchemeError]:
                 errors.append(
                     _err(
                         "set_group_table",
-                        f"комплекты, группа {gi}: стола {table} в схеме нет",
-                        f"sets, group {gi}: there is no table {table} in the scheme",
+                        gettext_noop(
+                            "sets, group {group}: there is no table {table} in the scheme"
+                        ),
                         table=table,
+                        group=gi,
                     )
                 )
             elif table in seen:
                 errors.append(
                     _err(
                         "set_group_twice",
-                        f"стол {table}: указан в группах комплектов {seen[table]} и {gi}",
-                        f"table {table}: listed in set groups {seen[table]} and {gi}",
+                        gettext_noop("table {table}: listed in set groups {first} and {second}"),
                         table=table,
+                        first=seen[table],
+                        second=gi,
                     )
                 )
             else:
@@ -462,8 +508,9 @@ def _check_set_groups(data: dict, tables: list[int]) -> list[SchemeError]:
             errors.append(
                 _err(
                     "set_group_missing",
-                    f"стол {table}: не указано, какой комплект он играет (добавьте в set_groups)",
-                    f"table {table}: no set group says which set it plays (add it to set_groups)",
+                    gettext_noop(
+                        "table {table}: no set group says which set it plays (add it to set_groups)"
+                    ),
                     table=table,
                 )
             )

@@ -116,6 +116,7 @@ def test_the_cycle_finder_finds_one():
 
 PURE_CORES = (
     "events.boards",
+    "events.catalogue",
     "events.clock",
     "movements.engine",
     "movements.planner",

@@ -7,51 +7,21 @@ Part of the pure core ``scoring.rules`` (see its package docstring)."""
 
 from __future__ import annotations
 
-import functools
-import gettext
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from pathlib import Path
 
 from events.boards import (
     Seat,
 )
+from events.catalogue import gettext_noop, pgettext, translated, translated_in
 from scoring.rules.names import (
     TERMS,
     Contract,
-    pgettext,
 )
 
 # --- Messages -----------------------------------------------------------------------------
-
-
-def gettext_noop(text: str) -> str:
-    """Marks a text for the translation catalogue (``manage.py makemessages`` finds it); the
-    text itself is the English."""
-    return text
-
-
-#: The project's compiled catalogues (locale/<lang>/LC_MESSAGES/django.mo): the core reads
-#: them with the standard library's gettext, so it needs no Django.
-LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
-
-
-@functools.lru_cache(maxsize=8)
-def _catalogue(lang: str) -> gettext.NullTranslations:
-    return gettext.translation("django", localedir=LOCALE_DIR, languages=[lang], fallback=True)
-
-
-def translated(text: str, lang: str) -> str:
-    """``text`` (English, a msgid of the catalogue) in ``lang``: ``ru`` from the catalogue,
-    English as it is (also when a catalogue or a translation is missing)."""
-    return text if lang == "en" else _catalogue(lang).gettext(text)
-
-
-def translated_in(context: str, text: str, lang: str) -> str:
-    """:func:`translated` of a word marked with a context (``pgettext``)."""
-    return text if lang == "en" else _catalogue(lang).pgettext(context, text)
 
 
 #: code → its text in English, the msgid of the project's one translation catalogue

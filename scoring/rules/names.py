@@ -10,6 +10,7 @@ from enum import StrEnum
 from events.boards import (
     Seat,
 )
+from events.catalogue import pgettext
 
 # --- Names --------------------------------------------------------------------------------
 
@@ -110,12 +111,6 @@ _SEAT_WORDS = {s.value: s for s in Seat}
 
 # The Russian word for every enum value; the English text is the value itself. StrEnum
 # members of different enums with the same value ("hearts") share the same word here.
-def pgettext(context: str, text: str) -> str:
-    """Marks a word for the translation catalogue under ``context`` (``manage.py
-    makemessages`` finds it); the word itself is the English."""
-    return text
-
-
 #: The game's words as messages and pages show them: English here, the other languages in
 #: the project's catalogue (context «game term»; ``messages.translated_term``).
 TERMS = frozenset(

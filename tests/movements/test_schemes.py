@@ -393,3 +393,38 @@ def test_it_refuses_a_participant_who_sits_and_pauses_in_one_round():
     error = only(validate_scheme(data), "seated_and_paused")
     assert (error.round, error.table, error.position) == (1, 3, "N")
     assert error.message == "тур 1, стол 3 N: участник 1 одновременно сидит и отдыхает"
+
+
+BROKEN_SCHEMES = [
+    {
+        "groups": [{"route": ["1N", "1N", "1E", "3S", "4N", "4E", "4W", "P"]}],
+        "set_groups": [[1], [1, 9]],
+    },
+    [],
+    {"groups": []},
+    {"groups": [{"route": []}], "set_groups": [[1]]},
+    {"groups": [{"route": ["1N", "X9"], "fixed": {"a": "1S", "3": "P"}}], "set_groups": "no"},
+    {
+        "participants": 9,
+        "groups": [{"route": ["1N", "1E", "1N", "3S"]}, {"route": ["2N"]}],
+        "set_groups": [[1], [1, 7]],
+    },
+    {
+        "groups": [{"route": ["1N", "1E", "1S", "1W", "P", "P"], "fixed": {"9": "1N"}}],
+        "set_groups": [[1]],
+    },
+]
+
+
+@pytest.mark.parametrize("data", BROKEN_SCHEMES)
+def test_every_broken_rule_is_worded_in_both_languages_from_the_one_catalogue(data):
+    """The validator's words are the project's catalogue's (events.catalogue): each error
+    has its Russian and its English, every parameter filled in."""
+    import re
+
+    errors = validate_scheme(data)
+    assert errors
+    for error in errors:
+        assert "{" not in error.message and "{" not in error.message_en, error
+        assert re.search("[а-яё]", error.message), error.message
+        assert not re.search("[а-яё]", error.message_en), error.message_en
