@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+from dataclasses import dataclass
 from pathlib import Path
 
 #: The compiled catalogues: locale/<lang>/LC_MESSAGES/django.mo.
@@ -28,14 +29,34 @@ def pgettext(context: str, text: str) -> str:
     return text
 
 
+@dataclass(frozen=True)
+class Plural:
+    """A text with a singular and a plural form, chosen by ``n`` (and the language's own
+    plural rule: Russian has three forms)."""
+
+    singular: str
+    plural: str
+    n: int
+
+
+def ngettext(singular: str, plural: str, n: int) -> Plural:
+    """Marks a text with plural forms for the catalogue; :func:`translated` picks the form."""
+    return Plural(singular, plural, n)
+
+
 @functools.lru_cache(maxsize=8)
 def _catalogue(lang: str) -> gettext.NullTranslations:
     return gettext.translation("django", localedir=LOCALE_DIR, languages=[lang], fallback=True)
 
 
-def translated(text: str, lang: str) -> str:
+def translated(text: str | Plural, lang: str) -> str:
     """``text`` (English, a msgid of the catalogue) in ``lang``: ``ru`` from the catalogue,
-    English as it is (also when a catalogue or a translation is missing)."""
+    English as it is (also when a catalogue or a translation is missing). A
+    :class:`Plural` gives the form for its number."""
+    if isinstance(text, Plural):
+        if lang == "en":
+            return text.singular if text.n == 1 else text.plural
+        return _catalogue(lang).ngettext(text.singular, text.plural, text.n)
     return text if lang == "en" else _catalogue(lang).gettext(text)
 
 

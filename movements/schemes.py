@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from events.catalogue import gettext_noop, translated
+from events.catalogue import gettext_noop, ngettext, translated
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "schemes.json"
 POSITIONS = ("N", "E", "S", "W")
@@ -450,8 +450,10 @@ def _check_tables(on_seat: dict[tuple[int, str], int]) -> list[SchemeError]:
             errors.append(
                 _err(
                     "too_few",
-                    gettext_noop(
-                        "table {table}: {count} players, a table needs 3 or 4 (empty: {empty})"
+                    ngettext(
+                        "table {table}: {count} player, a table needs 3 or 4 (empty: {empty})",
+                        "table {table}: {count} players, a table needs 3 or 4 (empty: {empty})",
+                        len(taken),
                     ),
                     table=table,
                     count=len(taken),

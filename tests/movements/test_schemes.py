@@ -428,3 +428,10 @@ def test_every_broken_rule_is_worded_in_both_languages_from_the_one_catalogue(da
         assert "{" not in error.message and "{" not in error.message_en, error
         assert re.search("[а-яё]", error.message), error.message
         assert not re.search("[а-яё]", error.message_en), error.message_en
+
+
+def test_a_count_in_a_message_takes_its_plural_form_in_each_language():
+    errors = validate_scheme(BROKEN_SCHEMES[0])
+    few = {e.table: e for e in errors if e.code == "too_few"}
+    assert "за столом 1 игрок," in few[3].message and "1 player," in few[3].message_en
+    assert "за столом 2 игрока," in few[1].message and "2 players," in few[1].message_en
