@@ -267,6 +267,20 @@ class Session(models.Model):
         blank=True,
         help_text=_("Leave empty for deals in the set × minutes per deal."),
     )
+
+    class Dealing(models.TextChoices):
+        """Who deals the boxes (docs/game.md §8)."""
+
+        BY_HAND = "", _("by hand, before the session")
+        APP = "app", _("by the app, from a published seed")
+
+    dealing = models.CharField(
+        _("dealing"), max_length=3, choices=Dealing.choices, blank=True, default=Dealing.BY_HAND
+    )
+    # Computer-dealt sets: the seed stays secret until the results are published; its
+    # SHA-256 is shown from the start (events.cards.seed_hash).
+    deal_seed = models.CharField(max_length=64, blank=True, editable=False)
+    deal_seed_hash = models.CharField(max_length=64, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -553,6 +567,27 @@ class Deal(models.Model):
     # A sheet or an adjustment of this deal changed: its comparison is to be recomputed.
     scores_stale = models.BooleanField(default=False)
 
+    class Source(models.TextChoices):
+        """Where the box's cards (version 1, as dealt) come from."""
+
+        UNKNOWN = "", _("not known")
+        APP = "app", _("dealt by the app")
+        ENTERED = "entered", _("entered in full")
+
+    # The cards as dealt, in PPN (events.cards): the active seats' hands in speaking order,
+    # then the talon; empty while unknown.
+    cards = models.CharField(max_length=32, blank=True)
+    cards_source = models.CharField(
+        max_length=7, choices=Source.choices, blank=True, default=Source.UNKNOWN
+    )
+    # The talon of version 1 as first recorded on a sheet (card names, e.g. "SA H7"), for
+    # boxes whose cards are otherwise unknown; with known cards it is the cards' talon.
+    talon = models.CharField(max_length=7, blank=True)
+    # Double-dummy table of version 1's cards (scoring.solver), filled by the worker:
+    # {"N": {"spades": {"talon": 7, "no_talon": 6}, …}, …, "positions": {key: tricks}}.
+    analysis = models.JSONField(null=True, blank=True)
+    analysed_at = models.DateTimeField(null=True, blank=True)
+
     class Meta:
         db_table = "scoring_deal"
         ordering = ["board_set", "number"]
@@ -601,3 +636,69 @@ class TablePlay(models.Model):
 
     def __str__(self):
         return f"{self.round}, {self.table}: {self.board_set}"
+
+
+class DealVersion(models.Model):
+    """A fouled box (docs/game.md §2.7): from the table play ``from_play`` on, the deal is
+    played with other cards than before, and its results are compared only within the
+    same version. Version 1 is the deal as dealt (the ``Deal`` row itself); each fouling
+    makes the next number."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveSmallIntegerField()
+    # The first table play with these cards; later rounds' plays of the deal follow it.
+    from_play = models.ForeignKey(TablePlay, on_delete=models.CASCADE, related_name="+")
+    # The talon as found at that table (card names), when it was reported.
+    talon = models.CharField(max_length=7, blank=True)
+    cards = models.CharField(max_length=32, blank=True)
+    made_at = models.DateTimeField(auto_now_add=True)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        db_table = "events_dealversion"
+        ordering = ["deal", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "number"], name="deal_version_unique"),
+            models.CheckConstraint(condition=Q(number__gte=2), name="deal_version_from_2"),
+        ]
+
+    def __str__(self):
+        return f"{self.deal} v{self.number}"
+
+
+class BoxReport(models.Model):
+    """«Коробка не совпадает»: a table found the box other than its protocol says."""
+
+    class Kind(models.TextChoices):
+        TALON = "talon", _("the talon differs")
+        HAND = "hand", _("a hand of the wrong size")
+        OTHER = "other", _("other")
+
+    class State(models.TextChoices):
+        OPEN = "open", _("to decide")
+        FOULED = "fouled", _("marked fouled")
+        DISMISSED = "dismissed", _("dismissed")
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="box_reports")
+    play = models.ForeignKey(TablePlay, on_delete=models.CASCADE, related_name="box_reports")
+    kind = models.CharField(_("what differs"), max_length=5, choices=Kind.choices)
+    # What the table found: the talon's two cards (names) for a talon report.
+    talon = models.CharField(_("talon found"), max_length=7, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    reported_at = models.DateTimeField(auto_now_add=True)
+    state = models.CharField(max_length=9, choices=State.choices, default=State.OPEN)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    version = models.ForeignKey(
+        DealVersion, on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
+    )
+
+    class Meta:
+        ordering = ["reported_at", "id"]
+
+    def __str__(self):
+        return f"{self.deal}: {self.get_kind_display()}"
