@@ -122,6 +122,7 @@ PURE_CORES = (
     "movements.planner",
     "scoring.rules",
     "scoring.compare",
+    "scoring.solver",
 )
 
 BLOCK_DJANGO = """

@@ -1,0 +1,348 @@
+"""The search itself: null-window tests «can the declarer take at least ``need`` of the
+remaining tricks?» on bitmask hands, with a transposition table at trick boundaries.
+
+Compiled with numba when it is installed (``cache=True``: compiled once, kept on disk);
+without numba the very same functions run as plain Python (exact, only slower).
+
+Conventions (see docs/analysis.md):
+
+- a hand is an ``int`` bitmask of cards (bit ``suit * 8 + rank``, as in :mod:`events.cards`);
+- the three given seats are players 0, 1, 2 in clockwise order; ``nxt[p]`` is the next
+  player in play after ``p`` (a lone whister's partner is skipped: his hand is empty);
+- the transposition table maps (cards still in play, leader, declarer, trump) to a lower
+  and an upper bound on the declarer's tricks from there on. The owner of every card is
+  fixed for a whole call, so entries hold across the discards and the two talon cases.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:  # pragma: no cover - which branch runs depends on the machine
+    from numba import njit
+
+    COMPILED = True
+except ImportError:  # pragma: no cover
+    COMPILED = False
+
+    def njit(*args, **kwargs):
+        if args and callable(args[0]):
+            return args[0]
+        return lambda function: function
+
+
+TT_BITS = 20
+TT_SIZE = 1 << TT_BITS
+TT_PROBES = 4
+GEN_SHIFT = 40
+KEY_MASK = (1 << GEN_SHIFT) - 1
+MAX_PLY = 40
+MAX_MOVES = 16
+
+_DEBRUIJN = np.zeros(32, dtype=np.int64)
+for _i in range(32):
+    _DEBRUIJN[((0x077CB531 << _i) & 0xFFFFFFFF) >> 27] = _i
+
+
+def new_tables():
+    """The transposition table (keys, packed bounds), the move buffer and the stack."""
+    return (
+        np.zeros(TT_SIZE, dtype=np.int64),
+        np.zeros(TT_SIZE, dtype=np.int64),
+        np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),
+        np.zeros((MAX_PLY, FRAME), dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def _bit_index(bit):
+    return _DEBRUIJN[((bit * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
+@njit(cache=True)
+def popcount(x):
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True)
+def legal(hand, led, trump):
+    """The cards of ``hand`` that may be played to a trick led with ``led`` (−1: leading)."""
+    if led < 0:
+        return hand
+    same = hand & (0xFF << ((led >> 3) * 8))
+    if same:
+        higher = same & ~((2 << led) - 1)
+        return higher if higher else same
+    trumps = hand & (0xFF << (trump * 8))
+    return trumps if trumps else hand
+
+
+@njit(cache=True)
+def _beats(card, winning, trump):
+    """Does ``card`` take the trick from the card now winning it?"""
+    if (card >> 3) == (winning >> 3):
+        return card > winning
+    return (card >> 3) == trump
+
+
+@njit(cache=True)
+def _tt_get(tk, tv, key):
+    """Packed bounds (lo | hi << 8) of ``key`` or −1."""
+    h = ((key * 0x5E3779B97F4A7C15) >> 24) & (TT_SIZE - 1)
+    for i in range(TT_PROBES):
+        j = (h + i) & (TT_SIZE - 1)
+        if tk[j] == key:
+            return tv[j]
+        if tk[j] == 0:
+            return -1
+    return -1
+
+
+@njit(cache=True)
+def _tt_put(tk, tv, key, value, gen):
+    h = ((key * 0x5E3779B97F4A7C15) >> 24) & (TT_SIZE - 1)
+    for i in range(TT_PROBES):
+        j = (h + i) & (TT_SIZE - 1)
+        if tk[j] == key or tk[j] == 0 or (tk[j] >> GEN_SHIFT) != gen:
+            tk[j] = key
+            tv[j] = value
+            return
+    tk[h] = key
+    tv[h] = value
+
+
+# The fields of a frame of the search stack (one per card played, and one per trick
+# boundary reached).
+F_P = 0  # the player to play
+F_POS = 1  # how many cards of the trick are down (0: he leads)
+F_LED = 2  # the card led (−1 when leading)
+F_WC = 3  # the card now winning the trick
+F_WP = 4  # and its player
+F_NEED = 5  # the declarer's tricks asked of the rest of the play
+F_LIVE = 6  # every card still in play, the current trick's included
+F_KEY = 7  # the transposition key (trick boundaries only)
+F_LO = 8  # its known bounds
+F_HI = 9
+F_N = 10  # the moves to try (in buf[ply])
+F_I = 11  # the one being tried
+F_HAND = 12  # the player's hand before his move
+FRAME = 13
+
+_ENTER = 0
+_NEXT = 1
+_RETURN = 2
+
+
+@njit(cache=True)
+def _store(fr, ply, result, tk, tv, gen):
+    """Note what a trick-boundary test found in the table."""
+    if fr[ply, F_POS] != 0:
+        return
+    need = fr[ply, F_NEED]
+    lo = fr[ply, F_LO]
+    hi = fr[ply, F_HI]
+    if result:
+        if need > lo:
+            lo = need
+    elif need - 1 < hi:
+        hi = need - 1
+    _tt_put(tk, tv, fr[ply, F_KEY], lo | (hi << 8), gen)
+
+
+@njit(cache=True)
+def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
+    """Can the declarer take ``need`` of the remaining tricks, ``leader`` to lead? A
+    depth-first search on an explicit stack (``fr``, one frame per ply; ``buf`` holds each
+    ply's moves), ``hands`` changed in place and restored."""
+    ply = 0
+    fr[0, F_P] = leader
+    fr[0, F_POS] = 0
+    fr[0, F_LED] = -1
+    fr[0, F_WC] = 0
+    fr[0, F_WP] = 0
+    fr[0, F_NEED] = need
+    fr[0, F_LIVE] = 0
+    mode = _ENTER
+    ret = False
+    while True:
+        if mode == _ENTER:
+            p = fr[ply, F_P]
+            pos = fr[ply, F_POS]
+            if pos == 0:
+                want = fr[ply, F_NEED]
+                if want <= 0:
+                    ret = True
+                    mode = _RETURN
+                    continue
+                left = popcount(hands[p])
+                if want > left:
+                    ret = False
+                    mode = _RETURN
+                    continue
+                live = hands[0] | hands[1] | hands[2]
+                fr[ply, F_LIVE] = live
+                if left == 1:
+                    # The last trick plays itself.
+                    q = p
+                    wc = _bit_index(hands[q])
+                    wq = q
+                    for _ in range(nplay - 1):
+                        q = nxt[q]
+                        c = _bit_index(hands[q])
+                        if _beats(c, wc, trump):
+                            wc = c
+                            wq = q
+                    ret = wq == decl
+                    mode = _RETURN
+                    continue
+                key = live | (p << 32) | (decl << 34) | (trump << 36) | (gen << GEN_SHIFT)
+                fr[ply, F_KEY] = key
+                packed = _tt_get(tk, tv, key)
+                if packed >= 0:
+                    lo = packed & 0xFF
+                    hi = packed >> 8
+                    if lo >= want:
+                        ret = True
+                        mode = _RETURN
+                        continue
+                    if hi < want:
+                        ret = False
+                        mode = _RETURN
+                        continue
+                    fr[ply, F_LO] = lo
+                    fr[ply, F_HI] = hi
+                else:
+                    fr[ply, F_LO] = 0
+                    fr[ply, F_HI] = left
+            live = fr[ply, F_LIVE]
+            led = fr[ply, F_LED]
+            wcard = fr[ply, F_WC]
+            wp = fr[ply, F_WP]
+            hand = hands[p]
+            fr[ply, F_HAND] = hand
+            moves = legal(hand, led, trump)
+            # One card of each run of equivalent cards (no other card still in play
+            # between them), scored for the order of search: taking the trick for one's
+            # side first, cheap cards first.
+            declarer_moves = p == decl
+            n = 0
+            m = moves
+            while m:
+                bit = m & -m
+                m ^= bit
+                c = _bit_index(bit)
+                above = live & (0xFF << ((c >> 3) * 8)) & ~((bit << 1) - 1)
+                if above & -above & moves:
+                    continue
+                rank = c & 7
+                if pos == 0:
+                    score = 7 - rank
+                else:
+                    ours = (wp == decl) == declarer_moves
+                    if _beats(c, wcard, trump):
+                        score = rank if not ours else 16 + rank
+                    else:
+                        score = 8 + rank if not ours else rank
+                    if (c >> 3) == trump and (led >> 3) != trump:
+                        score += 4
+                buf[ply, n] = score * 64 + c
+                n += 1
+            for i in range(1, n):
+                v = buf[ply, i]
+                j = i - 1
+                while j >= 0 and buf[ply, j] > v:
+                    buf[ply, j + 1] = buf[ply, j]
+                    j -= 1
+                buf[ply, j + 1] = v
+            fr[ply, F_N] = n
+            fr[ply, F_I] = 0
+            mode = _NEXT
+        elif mode == _NEXT:
+            p = fr[ply, F_P]
+            i = fr[ply, F_I]
+            if i >= fr[ply, F_N]:
+                ret = p != decl
+                _store(fr, ply, ret, tk, tv, gen)
+                mode = _RETURN
+                continue
+            pos = fr[ply, F_POS]
+            c = buf[ply, i] & 63
+            if pos == 0:
+                nled = c
+                nwc = c
+                nwp = p
+            else:
+                nled = fr[ply, F_LED]
+                nwc = fr[ply, F_WC]
+                nwp = fr[ply, F_WP]
+                if _beats(c, nwc, trump):
+                    nwc = c
+                    nwp = p
+            hands[p] = fr[ply, F_HAND] ^ (1 << c)
+            child = ply + 1
+            if pos == nplay - 1:
+                fr[child, F_P] = nwp
+                fr[child, F_POS] = 0
+                fr[child, F_LED] = -1
+                fr[child, F_WC] = 0
+                fr[child, F_WP] = 0
+                fr[child, F_NEED] = fr[ply, F_NEED] - (1 if nwp == decl else 0)
+                fr[child, F_LIVE] = 0
+            else:
+                fr[child, F_P] = nxt[p]
+                fr[child, F_POS] = pos + 1
+                fr[child, F_LED] = nled
+                fr[child, F_WC] = nwc
+                fr[child, F_WP] = nwp
+                fr[child, F_NEED] = fr[ply, F_NEED]
+                fr[child, F_LIVE] = fr[ply, F_LIVE]
+            ply = child
+            mode = _ENTER
+        else:
+            if ply == 0:
+                return ret
+            ply -= 1
+            p = fr[ply, F_P]
+            hands[p] = fr[ply, F_HAND]
+            if ret == (p == decl):
+                # The declarer found a way, or a defender a refutation: this node is done.
+                _store(fr, ply, ret, tk, tv, gen)
+            else:
+                fr[ply, F_I] += 1
+                mode = _NEXT
+
+
+@njit(cache=True)
+def value(hands, nxt, nplay, decl, trump, low, tk, tv, buf, fr, gen):
+    """The declarer's tricks (he leads), known to be at least ``low``."""
+    left = popcount(hands[decl])
+    lo = low
+    hi = left
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if search(hands, nxt, nplay, decl, trump, decl, mid, tk, tv, buf, fr, gen):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=True)
+def best_discard(hands, nxt, nplay, decl, trump, full, pairs, low, tk, tv, buf, fr, gen):
+    """The declarer holds ``full`` (his hand and the talon); ``pairs`` lists the discards
+    (bitmasks) in the fixed order of choice; ``low`` is what one of them is known to
+    reach. Returns (tricks, index of the first best discard in that order)."""
+    best = low
+    choice = -1
+    for i in range(pairs.shape[0]):
+        hands[decl] = full ^ pairs[i]
+        target = best if choice < 0 else best + 1
+        while search(hands, nxt, nplay, decl, trump, decl, target, tk, tv, buf, fr, gen):
+            best = target
+            choice = i
+            target += 1
+    hands[decl] = full
+    return best, choice

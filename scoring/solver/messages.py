@@ -1,0 +1,96 @@
+"""The solver's messages: a problem is a code with parameters, worded in English here (the
+msgid of the project's one catalogue, ``locale/*/LC_MESSAGES/django.po``) and shown in
+Russian through :mod:`events.catalogue`. Several texts are the rules core's own msgids, so
+they share its translations.
+
+Part of the pure core ``scoring.solver``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from events.catalogue import gettext_noop, translated
+
+MESSAGES: dict[str, str] = {
+    # the shape of the input (the same texts as the rules core's)
+    "json": gettext_noop("cannot parse JSON: {detail}"),
+    "empty": gettext_noop("empty input: JSON expected"),
+    "not_object": gettext_noop("a JSON object is expected"),
+    "not_list": gettext_noop("a list is expected"),
+    "required": gettext_noop("this field is required"),
+    "unknown_field": gettext_noop("unknown field"),
+    "seat": gettext_noop("«{value}» is not a seat; seats are W, N, E, S"),
+    "choice": gettext_noop("«{value}» is not allowed; use one of: {choices}"),
+    # the position
+    "hand_count": gettext_noop("give the hands of three seats, not {count}"),
+    "unknown_card": gettext_noop(
+        "«{value}» is not a card: a card is a suit letter S, C, D or H and a rank 7, 8, 9, 10, J, Q, K or A (SA, H10)"
+    ),
+    "hand_size": gettext_noop("a hand holds 1 to 10 cards"),
+    "unequal_hands": gettext_noop("the hands must hold as many cards each: {counts}"),
+    "card_twice": gettext_noop("a card is given twice: {cards}"),
+    "talon_size": gettext_noop("the talon has exactly 2 cards"),
+    "declarer_seat": gettext_noop("the declarer is one of the seats given hands: {seats}"),
+    "defence_seat": gettext_noop(
+        "«{value}» is not allowed: the defence is «both» or the seat of the lone defender, {seats}"
+    ),
+    "declarer_and_trump": gettext_noop(
+        "give the {missing} too, or leave out both declarer and trump for the whole table of a deal"
+    ),
+    "whole_table": gettext_noop(
+        "the whole table is analysed for a full deal: three hands of 10 cards and the talon"
+    ),
+    "table_defence": gettext_noop("the whole table is analysed with both defenders playing"),
+}
+
+
+@dataclass(frozen=True)
+class Message:
+    code: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    def render(self, lang: str = "ru") -> str:
+        return translated(MESSAGES[self.code], lang).format(**self.params)
+
+
+class PositionError(ValueError):
+    """A position that breaks the rules: ``errors`` maps each field (``hands.N``,
+    ``declarer``, ``talon``, …) to what is wrong, in English; :meth:`render` words it in
+    a language. Given plain texts, they are shown as they are in every language."""
+
+    def __init__(self, errors: Mapping[str, str | Message | list[Message]]):
+        self.messages: dict[str, list[Message | str]] = {}
+        for name, value in errors.items():
+            self.messages[name] = list(value) if isinstance(value, list) else [value]
+        self.errors = self.render("en")
+        super().__init__("; ".join(f"{k}: {v}" for k, v in self.errors.items()))
+
+    def render(self, lang: str = "ru") -> dict[str, str]:
+        return {
+            name: "; ".join(m if isinstance(m, str) else m.render(lang) for m in messages)
+            for name, messages in self.messages.items()
+        }
+
+    def prefixed(self, prefix: str) -> dict[str, list[Message | str]]:
+        return {f"{prefix}{name}": messages for name, messages in self.messages.items()}
+
+
+class Problems:
+    """Problems gathered by field before one :class:`PositionError` is raised."""
+
+    def __init__(self) -> None:
+        self.by_field: dict[str, list[Message | str]] = {}
+
+    def add(self, name: str, code: str, **params: object) -> None:
+        self.by_field.setdefault(name, []).append(Message(code, params))
+
+    def __bool__(self) -> bool:
+        return bool(self.by_field)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.by_field
+
+    def raise_if_any(self) -> None:
+        if self.by_field:
+            raise PositionError(self.by_field)
