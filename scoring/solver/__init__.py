@@ -28,6 +28,7 @@ __all__ = ["PositionError", "SEATS", "deal_table", "discard_order", "solve"]
 
 #: The seats, clockwise.
 SEATS = "WNES"
+_SEAT_LETTERS = tuple(SEATS)
 
 _lock = threading.Lock()
 _state: dict[str, object] = {"gen": 0, "tables": None}
@@ -67,8 +68,10 @@ def check_position(
         _check_hands(hands, talon, p)
         seats = [s for s in SEATS if s in hands]
         if (declarer is None) != (trump is None):
-            missing = "declarer" if declarer is None else "trump"
-            p.add(missing, "declarer_and_trump", missing=missing)
+            if declarer is None:
+                p.add("declarer", "declarer_missing")
+            else:
+                p.add("trump", "trump_missing")
         elif declarer is None:
             if "hands" not in p and any(len(hands[s]) != HAND_SIZE for s in seats):
                 p.add("hands", "whole_table")
@@ -77,11 +80,13 @@ def check_position(
             if defence != "both":
                 p.add("defence", "table_defence")
         else:
-            if declarer not in hands and len(seats) == 3 and declarer in SEATS:
-                p.add("declarer", "declarer_seat", seats=", ".join(seats))
-            elif declarer not in SEATS:
+            if "declarer" in p:
+                pass
+            elif not isinstance(declarer, str) or declarer not in _SEAT_LETTERS:
                 p.add("declarer", "seat", value=declarer)
-            if trump not in SUIT_NAMES:
+            elif declarer not in hands and len(seats) == 3:
+                p.add("declarer", "declarer_seat", seats=", ".join(seats))
+            if "trump" not in p and trump not in SUIT_NAMES:
                 p.add("trump", "choice", value=trump, choices=", ".join(SUIT_NAMES))
             defenders = [s for s in seats if s != declarer]
             if defence != "both" and (defence not in defenders or declarer not in hands):
@@ -97,10 +102,12 @@ def _check_hands(hands, talon, p: Problems) -> None:
     cards: list[int] = []
     sizes = {}
     for seat in names:
-        if seat not in SEATS:
+        if seat not in _SEAT_LETTERS:
             p.add(f"hands.{seat}", "seat", value=seat)
             continue
         hand = hands[seat]
+        if f"hands.{seat}" in p:
+            continue
         if not 1 <= len(hand) <= HAND_SIZE:
             p.add(f"hands.{seat}", "hand_size")
         for card in hand:

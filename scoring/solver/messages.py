@@ -35,8 +35,11 @@ MESSAGES: dict[str, str] = {
     "defence_seat": gettext_noop(
         "«{value}» is not allowed: the defence is «both» or the seat of the lone defender, {seats}"
     ),
-    "declarer_and_trump": gettext_noop(
-        "give the {missing} too, or leave out both declarer and trump for the whole table of a deal"
+    "declarer_missing": gettext_noop(
+        "give the declarer with the trump, or leave out both for the whole table of a deal"
+    ),
+    "trump_missing": gettext_noop(
+        "give the trump with the declarer, or leave out both for the whole table of a deal"
     ),
     "whole_table": gettext_noop(
         "the whole table is analysed for a full deal: three hands of 10 cards and the talon"

@@ -1,0 +1,75 @@
+"""``manage.py analyse --json < position.json``: the double-dummy analysis of a position
+(an object) or of several (a list), by :mod:`scoring.solver`.
+
+- A position ``{"hands": {...}, "declarer": "N", "trump": "hearts", "defence": "both",
+  "talon": [...]}`` → ``{"tricks": 7}`` (and ``"discard": [two cards]`` with a talon).
+- Without declarer and trump, a ten-card deal and its talon → the whole table: seat →
+  trump → ``{"talon": n, "no_talon": m}``.
+- A bad position or bad JSON prints ``{"errors": {field: rule}}`` to stdout and exits with
+  status 1 — never a traceback. Without ``--json`` a readable summary is printed.
+
+See docs/analysis.md.
+"""
+
+from __future__ import annotations
+
+from django.core.management.base import CommandError
+
+from events.cards import SUIT_NAMES, SUIT_SYMBOLS
+from scoring.cli import JsonCommand, dump_json, read_input, readable_errors
+
+
+def _readable_position(answer: dict, lang: str) -> str:
+    ru = lang != "en"
+    line = f"{'взяток' if ru else 'tricks'}: {answer['tricks']}"
+    if "discard" in answer:
+        line += f"; {'снос' if ru else 'discard'}: {' '.join(answer['discard'])}"
+    return line
+
+
+def _readable_table(answer: dict, lang: str) -> str:
+    ru = lang != "en"
+    head = "с прикупом/без" if ru else "talon/no talon"
+    lines = ["    " + "".join(f"{s:>7}" for s in SUIT_SYMBOLS) + f"   ({head})"]
+    for seat, row in answer.items():
+        cells = [f"{row[name]['talon']}/{row[name]['no_talon']}" for name in SUIT_NAMES]
+        lines.append(f"{seat:>4}" + "".join(f"{c:>7}" for c in cells))
+    return "\n".join(lines)
+
+
+def readable_analysis(answer: dict, lang: str) -> str:
+    if "tricks" in answer:
+        return _readable_position(answer, lang)
+    return _readable_table(answer, lang)
+
+
+class Command(JsonCommand):
+    help = (
+        "Double-dummy analysis of Preference positions: a JSON position or a list of them on "
+        "stdin (or in FILE) → the declarer's tricks against the best defence (and the best "
+        "discard with a talon); a ten-card deal without declarer and trump → its whole table."
+    )
+
+    # A pure computation: the project's checks (URLs, models) are not needed to answer.
+    requires_system_checks = []
+
+    def handle(self, *args, **options):
+        # Imported here: numpy and the compiled engine load only when a position is analysed.
+        from scoring.solver.json_io import answer_json_text
+
+        ok, answer = answer_json_text(read_input(options["file"]), lang=options["lang"])
+        if options["json"]:
+            self.stdout.write(dump_json(answer, self.stdout))
+        elif not ok:
+            self.stdout.write(readable_errors(answer["errors"]))
+        else:
+            many = isinstance(answer, list)
+            self.stdout.write(self.readable(answer if many else [answer], options["lang"], many))
+        if not ok:
+            raise CommandError("the input breaks the rules: see the errors above", returncode=1)
+
+    def readable(self, answers, lang, many):
+        return "\n\n".join(
+            (f"{i}. " if many else "") + readable_analysis(one, lang)
+            for i, one in enumerate(answers, start=1)
+        )
