@@ -54,7 +54,19 @@ class SessionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Session
-        fields = ["id", "event", "number", "participants", "plan", "created_at", "rooms"]
+        # The seed itself is never sent: it is revealed on the public results once published.
+        fields = [
+            "id",
+            "event",
+            "number",
+            "participants",
+            "plan",
+            "dealing",
+            "deal_seed_hash",
+            "created_at",
+            "rooms",
+        ]
+        read_only_fields = ["dealing", "deal_seed_hash"]
 
 
 class ChooseSerializer(serializers.Serializer):
@@ -62,6 +74,12 @@ class ChooseSerializer(serializers.Serializer):
         help_text="An option's index in GET …/plan/, or an option object {rooms: [...]}."
     )
     rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    dealing = serializers.ChoiceField(
+        choices=[("", "by hand"), ("app", "by the app, from a seed")],
+        required=False,
+        default="",
+        help_text="«app»: every deal is dealt from a fresh seed whose SHA-256 is shown at once.",
+    )
     another = serializers.BooleanField(
         default=False, help_text="Required true when the event already has a session."
     )
@@ -136,6 +154,7 @@ class EventSessionsView(APIView):
                 by=request.user,
                 rounds=data.get("rounds"),
                 number=None if data["another"] else 1,
+                dealing=data.get("dealing", ""),
             )
         except ValidationError as error:
             if hasattr(error, "error_dict") and "number" in error.error_dict:

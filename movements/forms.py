@@ -7,7 +7,7 @@ from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from events import jsondepth
-from events.models import Entry, Seat
+from events.models import Entry, Seat, Session
 
 SCHEME_MAX_BYTES = 200_000
 
@@ -20,6 +20,21 @@ class PlanChooseForm(forms.Form):
         min_value=1,
         help_text=_(
             "Leave empty for a full session. Fewer rounds must be announced before the session."
+        ),
+    )
+    dealing = forms.ChoiceField(
+        label=_("Dealing"),
+        choices=[
+            (Session.Dealing.BY_HAND, _("by hand")),
+            (Session.Dealing.APP, _("by the app (from a published seed)")),
+        ],
+        initial=Session.Dealing.BY_HAND,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "By the app: the cards of every deal come from a secret seed whose SHA-256 is shown "
+            "from the start; the seed is revealed with the results, so anyone can deal the "
+            "session again and check that nobody chose the cards."
         ),
     )
     another = forms.BooleanField(label=_("Yes, create another session"), required=False)

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from events import boards, clockdoc
+from events import boards, clockdoc, dealing as deal_cards
 from events.models import (
     BoardSet,
     Deal,
@@ -158,6 +158,7 @@ def session_create(
     by=None,
     rounds: int | None = None,
     number: int | None = None,
+    dealing: str = "",
 ) -> Session:
     """Rooms, tables, rounds, seats, sets and deals for the chosen option, in one go.
 
@@ -166,7 +167,11 @@ def session_create(
     ``rounds`` stops every room after that many rounds (announced before the session).
     ``number``: the session the caller means to create; when another one took that number
     meanwhile (a second click, a second tab), nothing is created.
+    ``dealing="app"``: every deal is dealt from a fresh seed (``events.dealing``) in the
+    same transaction.
     """
+    if dealing not in Session.Dealing.values:
+        raise ValidationError({"dealing": _("Choose who deals the boxes: by hand or the app.")})
     Event.objects.select_for_update().get(pk=event.pk)
     expected = next_session_number(event)
     if number is not None and number < expected:
@@ -234,6 +239,8 @@ def session_create(
         sets = shared_sets.setdefault(family, {})
         _room_create(session, index, room_doc, schedule, first, entries, family, sets)
         first += schedule.participants
+    if dealing == Session.Dealing.APP:
+        deal_cards.session_deal(session)
     clockdoc.setup_changed()  # new rooms, and the players' phones now show them
     return session
 

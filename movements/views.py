@@ -18,6 +18,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from events import dealing
 from events.access import director_event
 from events.forms import apply_service_error
 from events.links import table_url
@@ -379,6 +380,7 @@ def plan(request, event):
                 by=request.user,
                 rounds=form.cleaned_data.get("rounds"),
                 number=form.cleaned_data["number"],
+                dealing=form.cleaned_data.get("dealing") or "",
             )
         except ValidationError as error:
             apply_service_error(form, error)
@@ -421,6 +423,7 @@ def _session_context(event, session, rooms_seating, form):
         "figures": option_figures(session.plan) if session.plan.get("metrics") else [],
         "form": form,
         "sessions": _sessions(event),
+        "cards_state": dealing.session_cards_state(session),
     }
 
 

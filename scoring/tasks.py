@@ -8,7 +8,7 @@ reader recomputes whatever deal is still stale (``scoring.standings``).
 from celery import shared_task
 
 from events.models import Session
-from scoring import player_page, standings
+from scoring import analysis, player_page, standings
 
 
 @shared_task(name="scoring.deals_recompute", ignore_result=True)
@@ -25,3 +25,12 @@ def table_changed(deal_ids: list[int], session_id: int | None, entry_ids: list[i
     if deal_ids:
         deals_recompute(deal_ids, session_id)
     player_page.fragments_build(entry_ids)
+
+
+@shared_task(
+    name="scoring.deals_analyse", ignore_result=True, soft_time_limit=3600, time_limit=3700
+)
+def deals_analyse(session_id: int, deal_ids: list[int] | None = None) -> None:
+    """The double-dummy table of the session's deals with known cards, one deal at a time
+    (``scoring.analysis``); a deal already analysed is skipped unless named."""
+    analysis.session_analyse(session_id, deal_ids)

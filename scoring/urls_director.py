@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from scoring import views, views_room
+from scoring import views, views_hands, views_room
 
 # Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
@@ -20,6 +20,13 @@ per_event = [
         name="round_action",
     ),
     path("scores/", views.overview, name="overview"),
+    path("sessions/<int:number>/dealing/", views_hands.dealing_sheets, name="dealing_sheets"),
+    path(
+        "sessions/<int:number>/dealing/<int:deal_pk>/",
+        views_hands.deal_cards_form,
+        name="deal_cards",
+    ),
+    path("sessions/<int:number>/analyse/", views_hands.analyse, name="deals_analyse"),
     path("scores/publish/", views.publish, name="publish"),
     path("scores/plays/<int:play_pk>/", views.play_detail, name="play"),
     path(

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from scoring import views_hands
 from scoring import views_public as views
 
 # Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
@@ -19,6 +20,21 @@ urlpatterns = [
         "<slug:slug>/results/sessions/<int:number>/travellers.csv",
         views.session_travellers_csv,
         name="session_travellers_csv",
+    ),
+    path(
+        "<slug:slug>/results/sessions/<int:number>/hands/",
+        views_hands.session_hands,
+        name="session_hands",
+    ),
+    path(
+        "<slug:slug>/results/sessions/<int:number>/hands.txt",
+        views_hands.session_hands_txt,
+        name="session_hands_txt",
+    ),
+    path(
+        "<slug:slug>/results/sessions/<int:number>/dealing-check/",
+        views_hands.session_check,
+        name="session_check",
     ),
     path("<slug:slug>/results/deals/<int:deal_pk>/", views.traveller, name="traveller"),
     path("<slug:slug>/results/deals/<int:deal_pk>.csv", views.traveller_csv, name="traveller_csv"),

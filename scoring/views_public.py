@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404, render
 
 from events.models import Event, Session
-from scoring import exports, standings
+from scoring import exports, hand_records, standings
 from scoring.display import figure_unit
 from scoring.models import Deal
 from scoring.traveller_note import traveller_note
@@ -114,6 +114,7 @@ def traveller(request, event, preview, deal_pk):
         "traveller": found,
         "note": traveller_note(found, event.scoring_method),
         "multi_room": len({row.play.table.room_id for row in found.rows}) > 1,
+        "hand_record": hand_records.traveller_hands(found, event),
     }
     return render(request, "scoring/public/traveller.html", _base(event, preview) | extra)
 
@@ -123,7 +124,8 @@ def card(request, event, preview, entry_pk):
     """A player's personal score card: every deal with his result and figure."""
     entry = _entry(event, entry_pk)
     found = standings.player_card(entry)
-    return render(request, "scoring/public/card.html", _base(event, preview) | {"card": found})
+    extra = {"card": found, "card_hands": hand_records.card_hands(found, event)}
+    return render(request, "scoring/public/card.html", _base(event, preview) | extra)
 
 
 # --- CSV ------------------------------------------------------------------------------------

@@ -3,7 +3,9 @@ deals and seats, rounds put on the clock or ended, and ready-made sheets. Fixtur
 conftest modules) are built from these; tests import them from here."""
 
 
-def seat_players(event, count: int, *, kind: str = "prime", seats: int = 3, rounds=None):
+def seat_players(
+    event, count: int, *, kind: str = "prime", seats: int = 3, rounds=None, dealing: str = ""
+):
     """Enter ``count`` players, draw their numbers and seat them by the planner's option."""
     from events import services as event_services
     from movements import planner
@@ -14,7 +16,7 @@ def seat_players(event, count: int, *, kind: str = "prime", seats: int = 3, roun
     event_services.draw_make(event, seed="tests")
     for option in planner.plan(count).as_dict()["options"]:
         if all(r["kind"] == kind and r["seats"] == seats for r in option["rooms"]):
-            return session_create(event, option, rounds=rounds)
+            return session_create(event, option, rounds=rounds, dealing=dealing)
     raise AssertionError(f"no {kind} option with {seats} seats for {count} players")
 
 

@@ -1,0 +1,254 @@
+"""Hand records: a deal's cards as people read them (the diagram by pocket, the talon, the
+double-dummy table), and a session's hand records as plain text (docs/hand-records.md).
+
+Shown wherever the deal's cards are known — on the public pages once the results are
+published (the director always); the public views are gated by ``public_results``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import pgettext
+
+from events import cards
+from events.dealing import deal_cards, session_deals
+from events.models import Deal, DealVersion, Event, Seat, Session, TablePlay
+
+SUIT_KEYS = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
+RED = {2, 3}
+
+
+def suit_order(event: Event) -> list[int]:
+    """The suits as the event ranks them, lowest first (``Event.suit_order``)."""
+    names = (event.suit_order or "spades-clubs-diamonds-hearts").split("-")
+    order = [SUIT_KEYS[n] for n in names if n in SUIT_KEYS]
+    return order if len(order) == 4 else [0, 1, 2, 3]
+
+
+@dataclass(frozen=True)
+class SuitLine:
+    symbol: str
+    name: str  # spades, clubs …
+    red: bool
+    ranks: str  # «A K 10 7», or «—» when void
+
+
+@dataclass(frozen=True)
+class Pocket:
+    seat: str
+    talon: bool  # the talon's pocket (W at three players, the dealer's at four)
+    lines: list[SuitLine]
+    player: str = ""  # who sat there at that table, where it is known
+    first_hand: bool = False
+
+
+@dataclass
+class HandRecord:
+    deal: Deal
+    pockets: dict[str, Pocket]  # W N E S
+    ppn: str
+    suits: list[SuitLine]  # the table's columns (symbol, name, red)
+    table: list[tuple[str, list[tuple[int | None, int | None]]]] = field(default_factory=list)
+    analysed: bool = False
+
+    @property
+    def square(self) -> list[Pocket]:
+        return [self.pockets[s] for s in "WNES"]
+
+
+def rank_text(rank: int) -> str:
+    """7 … 10 as they are; the picture cards in the page's language (В Д К Т in Russian)."""
+    text = cards.RANKS[rank]
+    return {
+        "J": pgettext("card rank", "J"),
+        "Q": pgettext("card rank", "Q"),
+        "K": pgettext("card rank", "K"),
+        "A": pgettext("card rank", "A"),
+    }.get(text, text)
+
+
+def _lines(hand, order: list[int]) -> list[SuitLine]:
+    grouped = cards.by_suit(hand)
+    return [
+        SuitLine(
+            cards.SUIT_SYMBOLS[s],
+            cards.SUIT_NAMES[s],
+            s in RED,
+            " ".join(rank_text(c % 8) for c in grouped[s]) or "—",
+        )
+        for s in order
+    ]
+
+
+def hand_record(deal: Deal, event: Event, players: dict[str, str] | None = None):
+    """The deal's hand record, or None while its cards are unknown."""
+    dealt = deal_cards(deal)
+    if dealt is None:
+        return None
+    order = suit_order(event)
+    players = players or {}
+    pockets = {}
+    for seat in "WNES":
+        if seat in deal.active_seats:
+            hand, talon = dealt.hand(seat), False
+        else:
+            hand, talon = dealt.talon, True
+        pockets[seat] = Pocket(
+            seat,
+            talon,
+            _lines(hand, order),
+            players.get(seat, ""),
+            seat == deal.first_hand,
+        )
+    columns = [SuitLine(cards.SUIT_SYMBOLS[s], cards.SUIT_NAMES[s], s in RED, "") for s in order]
+    record = HandRecord(deal, pockets, deal.cards, columns)
+    analysis = deal.analysis or {}
+    if deal.analysed_at and analysis:
+        record.analysed = True
+        for seat in deal.active_seats:
+            row = analysis.get(seat) or {}
+            record.table.append(
+                (
+                    seat,
+                    [
+                        (
+                            (row.get(c.name) or {}).get("talon"),
+                            (row.get(c.name) or {}).get("no_talon"),
+                        )
+                        for c in columns
+                    ],
+                )
+            )
+    return record
+
+
+def table_players(play: TablePlay) -> dict[str, str]:
+    """Who sat at each position of that table in that round."""
+    return {
+        s.position: s.entry.full_name
+        for s in Seat.objects.filter(round=play.round_id, table=play.table_id).select_related(
+            "entry"
+        )
+        if s.position
+    }
+
+
+# --- the position each table played ---------------------------------------------------------
+
+
+def position_key(sheet: dict | None) -> str | None:
+    """«N.spades.talon.both»: declarer, trump, talon taken or not, defence (both, or the lone
+    whister's seat); None for a deal that was not played out (passed, both defenders passed)."""
+    if not sheet or sheet.get("contract") in (None, "passed"):
+        return None
+    declarer, trump = sheet.get("declarer"), sheet.get("trump")
+    if sheet.get("contract") == "hearts":
+        trump = "hearts"
+    if not declarer or trump not in SUIT_KEYS:
+        return None
+    talon = "talon" if sheet.get("contract") in ("one", "two", "three", "four") else "no_talon"
+    defenders = sheet.get("defenders") or {}
+    whisting = [s for s, d in defenders.items() if d in ("whist", "invited")]
+    if not whisting:
+        return None
+    if len(whisting) == 1 and not any(d == "invited" for d in defenders.values()):
+        defence = whisting[0]
+    else:
+        defence = "both"
+    return f"{declarer}.{trump}.{talon}.{defence}"
+
+
+def by_cards(deal: Deal, result: dict | None) -> int | None:
+    """The declarer's tricks the cards allowed in the position the table played, if known."""
+    sheet = (result or {}).get("sheet") if result else None
+    key = position_key(sheet)
+    if key is None or not deal.analysis:
+        return None
+    return (deal.analysis.get("positions") or {}).get(key)
+
+
+# --- the plain text export ------------------------------------------------------------------
+
+
+def session_text(event: Event, session: Session) -> str:
+    """One line a deal, «<set>.<deal> <PPN>», under a header of comments."""
+    deals = [d for d in session_deals(session) if d.cards]
+    families = len({d.board_set.family for d in session_deals(session)}) > 1
+    lines = [
+        f"% {event.name}",
+        f"% Session {session.number}",
+        "% Format: <set>.<deal> <PPN>; PPN = hands of the active seats in speaking order "
+        "(first hand first), then the talon.",
+        "% PPN alphabet: 1-8 spades 7..A, 9-G diamonds, H-O hearts, P-W clubs.",
+    ]
+    layouts = sorted(
+        {(d.board_set.players, d.number, d.active_seats, d.talon_pocket) for d in deals}
+    )
+    for players, number, seats, pocket in layouts:
+        lines.append(
+            f"% {players} players, deal {number}: {' '.join(seats)}, then the talon "
+            f"(pocket {pocket})"
+        )
+    if families:
+        lines.append("% Several families of sets (twin rooms): <family>/<set>.<deal>.")
+    for deal in deals:
+        code = f"{deal.board_set.family}/{deal.code}" if families else deal.code
+        lines.append(f"{code} {deal.cards}")
+    return "\n".join(lines) + "\n"
+
+
+# --- the pages that show a deal ---------------------------------------------------------------
+
+
+def fouled_from(deal: Deal) -> int | None:
+    """The first round played with other cards than dealt (a fouled box), if any."""
+    return (
+        DealVersion.objects.filter(deal=deal)
+        .order_by("from_play__round__number")
+        .values_list("from_play__round__number", flat=True)
+        .first()
+    )
+
+
+def traveller_hands(found, event: Event):
+    """The traveller's hand record; each row gets ``by_cards``: the declarer's tricks the
+    cards allowed in the position that table played (None when not known)."""
+    deal = found.deal
+    record = hand_record(deal, event)
+    fouled = fouled_from(deal) if record else None
+    for row in found.rows:
+        row.by_cards = None
+        if record is None or row.sheet is None or row.sheet.current is None:
+            continue
+        if fouled is not None and row.play.round.number >= fouled:
+            continue
+        row.by_cards = by_cards(deal, row.sheet.current.result)
+    return record
+
+
+def card_hands(card, event: Event) -> list[HandRecord]:
+    """The hand records of the deals on a player's card, each with the names of who sat at
+    his table in that round."""
+    entry = card.entry
+    tables = {
+        (s.round.room.session_id, s.round.number): (s.round_id, s.table_id)
+        for s in Seat.objects.filter(entry=entry, table__isnull=False).select_related("round__room")
+    }
+    names: dict[tuple[int, int], dict[str, str]] = {}
+    wanted = set(tables.values())
+    if wanted:
+        for s in Seat.objects.filter(
+            round_id__in={r for r, _t in wanted}, table_id__in={t for _r, t in wanted}
+        ).select_related("entry"):
+            if (s.round_id, s.table_id) in wanted and s.position:
+                names.setdefault((s.round_id, s.table_id), {})[s.position] = s.entry.full_name
+    found = []
+    for row in card.rows:
+        if row.deal is None or not row.deal.cards:
+            continue
+        at = tables.get((row.session.pk, row.round_number))
+        record = hand_record(row.deal, event, names.get(at, {}) if at else {})
+        if record is not None:
+            found.append(record)
+    return found
