@@ -223,6 +223,8 @@ def traveller_hands(found, event: Event):
             continue
         if fouled is not None and row.play.round.number >= fouled:
             continue
+        if getattr(row, "version", None) not in (None, 1):  # played with other cards
+            continue
         row.by_cards = by_cards(deal, row.sheet.current.result)
     return record
 
