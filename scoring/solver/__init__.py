@@ -203,7 +203,7 @@ def solve(
     nxt, nplay = _table(seats, out)
     arr = np.array([0 if i == out else _mask(hands[s]) for i, s in enumerate(seats)], np.int64)
     suit = SUIT_NAMES.index(trump)
-    with _lock:
+    with _lock, engine.quiet():
         plain, with_talon = _solve_cell(
             arr, nxt, nplay, decl, suit, _mask(talon) if talon is not None else 0, _tables()
         )
@@ -222,7 +222,7 @@ def deal_table(hands: Mapping[str, Sequence[int]], talon: Sequence[int]) -> dict
     arr = np.array([_mask(hands[s]) for s in seats], np.int64)
     talon_mask = _mask(talon)
     answer: dict[str, dict[str, dict[str, int]]] = {}
-    with _lock:
+    with _lock, engine.quiet():
         tables = _tables()
         for decl, seat in enumerate(seats):
             answer[seat] = {}

@@ -16,6 +16,8 @@ Conventions (see docs/analysis.md):
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 try:  # pragma: no cover - which branch runs depends on the machine
@@ -24,11 +26,19 @@ try:  # pragma: no cover - which branch runs depends on the machine
     COMPILED = True
 except ImportError:  # pragma: no cover
     COMPILED = False
+    njit = None
 
-    def njit(*args, **kwargs):
-        if args and callable(args[0]):
-            return args[0]
-        return lambda function: function
+
+def _jit(function):
+    """Compiled by numba, the machine code kept on disk (``__pycache__`` beside this file,
+    or ``NUMBA_CACHE_DIR``); compiled in memory only where no cache can be written; the
+    function itself without numba."""
+    if njit is None:
+        return function
+    try:
+        return njit(cache=True)(function)
+    except RuntimeError:  # no writable cache directory
+        return njit(function)
 
 
 TT_BITS = 20
@@ -44,6 +54,12 @@ for _i in range(32):
     _DEBRUIJN[((0x077CB531 << _i) & 0xFFFFFFFF) >> 27] = _i
 
 
+def quiet():
+    """Around calls to the engine: in plain Python, numpy's int64 wraps silently in the
+    hash, as it does in the compiled code."""
+    return contextlib.nullcontext() if COMPILED else np.errstate(over="ignore")
+
+
 def new_tables():
     """The transposition table (keys, packed bounds), the move buffer and the stack."""
     return (
@@ -54,12 +70,12 @@ def new_tables():
     )
 
 
-@njit(cache=True)
+@_jit
 def _bit_index(bit):
     return _DEBRUIJN[((bit * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
-@njit(cache=True)
+@_jit
 def popcount(x):
     x = x - ((x >> 1) & 0x55555555)
     x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
@@ -67,7 +83,7 @@ def popcount(x):
     return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
-@njit(cache=True)
+@_jit
 def legal(hand, led, trump):
     """The cards of ``hand`` that may be played to a trick led with ``led`` (−1: leading)."""
     if led < 0:
@@ -80,7 +96,7 @@ def legal(hand, led, trump):
     return trumps if trumps else hand
 
 
-@njit(cache=True)
+@_jit
 def _beats(card, winning, trump):
     """Does ``card`` take the trick from the card now winning it?"""
     if (card >> 3) == (winning >> 3):
@@ -88,7 +104,7 @@ def _beats(card, winning, trump):
     return (card >> 3) == trump
 
 
-@njit(cache=True)
+@_jit
 def _tt_get(tk, tv, key):
     """Packed bounds (lo | hi << 8) of ``key`` or −1."""
     h = ((key * 0x5E3779B97F4A7C15) >> 24) & (TT_SIZE - 1)
@@ -101,7 +117,7 @@ def _tt_get(tk, tv, key):
     return -1
 
 
-@njit(cache=True)
+@_jit
 def _tt_put(tk, tv, key, value, gen):
     h = ((key * 0x5E3779B97F4A7C15) >> 24) & (TT_SIZE - 1)
     for i in range(TT_PROBES):
@@ -136,7 +152,7 @@ _NEXT = 1
 _RETURN = 2
 
 
-@njit(cache=True)
+@_jit
 def _store(fr, ply, result, tk, tv, gen):
     """Note what a trick-boundary test found in the table."""
     if fr[ply, F_POS] != 0:
@@ -152,7 +168,7 @@ def _store(fr, ply, result, tk, tv, gen):
     _tt_put(tk, tv, fr[ply, F_KEY], lo | (hi << 8), gen)
 
 
-@njit(cache=True)
+@_jit
 def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
     """Can the declarer take ``need`` of the remaining tricks, ``leader`` to lead? A
     depth-first search on an explicit stack (``fr``, one frame per ply; ``buf`` holds each
@@ -315,7 +331,7 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
                 mode = _NEXT
 
 
-@njit(cache=True)
+@_jit
 def value(hands, nxt, nplay, decl, trump, low, tk, tv, buf, fr, gen):
     """The declarer's tricks (he leads), known to be at least ``low``."""
     left = popcount(hands[decl])
@@ -330,7 +346,7 @@ def value(hands, nxt, nplay, decl, trump, low, tk, tv, buf, fr, gen):
     return lo
 
 
-@njit(cache=True)
+@_jit
 def best_discard(hands, nxt, nplay, decl, trump, full, pairs, low, tk, tv, buf, fr, gen):
     """The declarer holds ``full`` (his hand and the talon); ``pairs`` lists the discards
     (bitmasks) in the fixed order of choice; ``low`` is what one of them is known to

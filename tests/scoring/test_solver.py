@@ -5,7 +5,10 @@ No database."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -274,3 +277,40 @@ def test_a_ten_card_position_is_solved_the_same_after_any_earlier_one():
     other = deal_from_seed("analysis-order", 1, 1, 2, ("N", "E", "S"))
     solve({seat: list(hand) for seat, hand in other.by_seat()}, "N", "spades")
     assert solve(hands, "N", "spades") == first
+
+
+WITHOUT_NUMBA = """
+import importlib.abc, sys
+
+class NoNumba(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "numba" or name.startswith("numba."):
+            raise ImportError(name)
+        return None
+
+sys.meta_path.insert(0, NoNumba())
+from events.cards import parse_card
+from scoring.solver import engine, solve
+
+def hand(*names):
+    return [parse_card(n) for n in names]
+
+assert not engine.COMPILED
+print(solve({"N": hand("SQ", "HJ"), "E": hand("SA", "DQ"), "S": hand("DA", "HK")}, "N", "spades"))
+print(solve({"N": hand("S7", "C7"), "E": hand("SK", "CK"), "S": hand("SQ", "CQ")}, "N",
+            "diamonds", talon=hand("SA", "CA")))
+"""
+
+
+def test_without_numba_the_same_engine_runs_as_plain_python():
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-W", "error::RuntimeWarning", "-c", WITHOUT_NUMBA],
+        cwd=root,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split("\n")[:2] == ["(1, None)", "(2, (0, 8))"]
