@@ -153,8 +153,8 @@ class PlaySerializer(serializers.ModelSerializer):
 
 
 class CorrectSerializer(serializers.Serializer):
-    """The sheet's own fields (declarer, contract, trump, defenders, tricks, auction) are
-    checked by the rules of the deal, not here."""
+    """The sheet's own fields (declarer, contract, trump, defenders, tricks, auction, talon)
+    are checked by the rules of the deal, not here."""
 
     expected_version = serializers.IntegerField(required=False, allow_null=True)
     note = serializers.CharField(required=False, allow_blank=True, max_length=200)
@@ -164,6 +164,12 @@ class CorrectSerializer(serializers.Serializer):
     defenders = serializers.JSONField(required=False)
     tricks = serializers.JSONField(required=False)
     auction = serializers.JSONField(required=False)
+    talon = serializers.JSONField(
+        required=False,
+        help_text="with a numeric contract, the two talon cards the declarer took "
+        '(docs/game.md §2.7): ["SA", "H7"] or "SA H7"; refused when it is not the '
+        "deal's known talon",
+    )
 
 
 class SheetWriteSerializer(CorrectSerializer):

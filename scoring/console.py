@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from events import clock, clockdoc
-from events.models import Room, Round, Seat
+from events.models import BoxReport, Room, Round, Seat
 from scoring.models import Deal, Proof, ScoreSheet, TablePlay
 
 #: Cell states, in the order of the legend. ``late``: no sheet yet at a table marked late at
@@ -58,6 +58,8 @@ class Cell:
     late: bool = False  # the table's players wrote it after «Конец тура!»
     # Entered on the table's device by a seat chosen, without a PIN (scoring.proof).
     unproven: bool = False
+    # The table reported that this deal's box does not match; the director has to decide.
+    box: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class Row:
     late: bool  # marked late and not every deal recorded
     players: list[dict]  # [{"position": "N", "name": …}, …]
     cells: list[Cell]
+    box_reports: int = 0  # open «the box does not match» reports of this table-round
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,19 @@ class Dispute:
     table: int
     deal: str
     url: str
+
+
+@dataclass(frozen=True)
+class OpenBoxReport:
+    """«Коробка не совпадает»: a table's report the director has not decided yet."""
+
+    round: int
+    table: int
+    deal: str
+    kind: str
+    url: str
+    play: int
+    deal_id: int
 
 
 @dataclass(frozen=True)
@@ -103,6 +119,7 @@ class Console:
     # What the clock controls look like: on-clock round and state, next round, its auto-start.
     controls: str
     version: str = field(default="")
+    box_reports: list[OpenBoxReport] = field(default_factory=list)
     # Each row's cache key (it changes with anything the row shows): the page draws each
     # row once per key and language, and keeps the drawing (scoring.views_room).
     row_keys: list[str] = field(default_factory=list)
@@ -145,8 +162,9 @@ def console_state(room: Room, *, round_number: int | None = None) -> Console:
     rnd = chosen_round(rounds, round_number)
     rows: list[Row] = []
     row_keys: list[str] = []
+    reports = _box_reports(event.pk, room)
     if rnd is not None:
-        rows, row_keys = _rows(event.pk, rnd)
+        rows, row_keys = _rows(event.pk, rnd, {(r.play, r.deal_id) for r in reports})
     columns = max((len(row.cells) for row in rows), default=0)
     counts = dict.fromkeys(STATES, 0)
     for row in rows:
@@ -167,6 +185,7 @@ def console_state(room: Room, *, round_number: int | None = None) -> Console:
         controls=controls_key(rounds),
         version=version,
         row_keys=row_keys,
+        box_reports=reports,
     )
     return console
 
@@ -188,7 +207,7 @@ class _Play:
 ROW_TIMEOUT = 3600
 
 
-def _rows(event_pk: int, rnd: Round) -> tuple[list[Row], list[str]]:
+def _rows(event_pk: int, rnd: Round, boxes=frozenset()) -> tuple[list[Row], list[str]]:
     """The grid's rows, one per table, each kept in the cache under its table's token
     (bumped by a sheet, a confirmation, an adjustment or the access of that table), the
     setup token (players' names) and its late mark: after a save only that table's row is
@@ -209,7 +228,7 @@ def _rows(event_pk: int, rnd: Round) -> tuple[list[Row], list[str]]:
         lambda wanted: {
             keys[pk]: row
             for pk, row in _build_rows(
-                event_pk, rnd, [p for p in plays if keys[p.pk] in wanted]
+                event_pk, rnd, [p for p in plays if keys[p.pk] in wanted], boxes
             ).items()
         },
         timeout=ROW_TIMEOUT,
@@ -226,8 +245,10 @@ def _plays_of(rnd: Round) -> list[_Play]:
     ]
 
 
-def _build_rows(event_pk: int, rnd: Round, plays: list[_Play]) -> dict[int, Row]:
-    """The rows of these table-rounds: three queries whatever their number."""
+def _build_rows(event_pk: int, rnd: Round, plays: list[_Play], boxes=frozenset()) -> dict:
+    """The rows of these table-rounds: three queries whatever their number. ``boxes``:
+    (table-play, deal) of the room's open box reports (a report bumps its table's token, so
+    the row is built again)."""
     deals: dict[int, list] = {}
     for deal in Deal.objects.filter(board_set__in={p.board_set_id for p in plays}).order_by(
         "number"
@@ -265,6 +286,7 @@ def _build_rows(event_pk: int, rnd: Round, plays: list[_Play]) -> dict[int, Row]
                         code=code,
                         state=LATE if late else NOT_PLAYED,
                         url=reverse("director:sheet_form", args=[event_pk, play.pk, deal.number]),
+                        box=(play.pk, deal.pk) in boxes,
                     )
                 )
             else:
@@ -278,6 +300,7 @@ def _build_rows(event_pk: int, rnd: Round, plays: list[_Play]) -> dict[int, Row]
                         version=sheet["current__number"],
                         late=sheet["late"],
                         unproven=sheet["current__proof"] == Proof.SEAT,
+                        box=(play.pk, deal.pk) in boxes,
                     )
                 )
         rows[play.pk] = Row(
@@ -288,6 +311,7 @@ def _build_rows(event_pk: int, rnd: Round, plays: list[_Play]) -> dict[int, Row]
             late=late,
             players=players.get(play.table_id, []),
             cells=cells,
+            box_reports=sum(c.box for c in cells),
         )
     return rows
 
@@ -306,6 +330,35 @@ def _disputes(event_pk: int, room: Room) -> list[Dispute]:
             url=reverse("director:sheet", args=[event_pk, s.pk]),
         )
         for s in disputed
+    ]
+
+
+def _box_reports(event_pk: int, room: Room) -> list[OpenBoxReport]:
+    found = (
+        BoxReport.objects.filter(play__round__room=room, state=BoxReport.State.OPEN)
+        .order_by("play__round__number", "play__table__number", "deal__number", "pk")
+        .values(
+            "pk",
+            "kind",
+            "play_id",
+            "deal_id",
+            "play__round__number",
+            "play__table__number",
+            "deal__number",
+            "deal__board_set__number",
+        )
+    )
+    return [
+        OpenBoxReport(
+            round=r["play__round__number"],
+            table=r["play__table__number"],
+            deal=f"{r['deal__board_set__number']}.{r['deal__number']}",
+            kind=BoxReport.Kind(r["kind"]).label,
+            url=reverse("director:box_report", args=[event_pk, r["pk"]]),
+            play=r["play_id"],
+            deal_id=r["deal_id"],
+        )
+        for r in found
     ]
 
 

@@ -56,11 +56,12 @@ def card_rows(card: Card, method: str) -> list[list]:
             _("Figure"),
             _("Artificial score"),
             _("Penalty"),
+            _("Version"),
         ]
     ]
     for row in card.rows:
         if row.deal is None:
-            table.append([row.session.number, row.round_number, "", "", "", _("pause")] + [""] * 7)
+            table.append([row.session.number, row.round_number, "", "", "", _("pause")] + [""] * 8)
             continue
         result = row.sheet.current.result if row.sheet and row.sheet.current else None
         sheet = display.sheet_of(result)
@@ -80,6 +81,7 @@ def card_rows(card: Card, method: str) -> list[list]:
                 display.figure_text(score.net_num, score.net_den, method) if score else "",
                 score.artificial if score else "",
                 display.number_text(score.penalty) if score and score.penalty else "",
+                row.version or 1,  # the version of the deal's cards (docs/game.md §2.7)
             ]
         )
     return table
@@ -93,6 +95,7 @@ def traveller_rows(
     head += [_("Contract"), _("Defence"), _("Tricks")]
     for position in positions:
         head += [f"{_('Points')} {position}", f"{_('Figure')} {position}"]
+    head += [_("Version")]  # of the deal's cards: a fouled deal is compared by version
     table = [([_("Deal")] if with_deal else []) + head] if header else []
     for row in traveller.rows:
         result = row.sheet.current.result if row.sheet and row.sheet.current else None
@@ -114,6 +117,7 @@ def traveller_rows(
                 display.number_text(score.points) if score.points is not None else ""
             )
             line += [shown, display.figure_text(score.net_num, score.net_den, method)]
+        line += [row.version]
         table.append(([traveller.deal.code] if with_deal else []) + line)
     return table
 

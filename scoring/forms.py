@@ -9,11 +9,40 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from events.cards import RANKS, SUIT_LETTERS
 from events.forms import apply_service_error
-from scoring import display
+from scoring import boxes, display
 from scoring.models import Adjustment, Deal
+from scoring.rules.talon import talon_text
 
 CONTRACTS = ("one", "two", "three", "four", "game", "hearts", "passed")
+#: The contracts that take the talon: the sheet records its two cards (docs/game.md §2.7).
+NUMERIC_CONTRACTS = ("one", "two", "three", "four")
+#: The 32 cards as the talon picker offers them (``events.cards`` names: «SA», «H10»).
+CARD_NAMES = tuple(suit + rank for suit in SUIT_LETTERS for rank in RANKS)
+talon_grid = boxes.talon_grid
+
+
+class TalonField(forms.MultipleChoiceField):
+    """Two cards ticked in the picker; also «SA H7» typed in one value (no JavaScript, the
+    API's spelling). Which cards make a talon is the service's rule, not the field's."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=[(c, c) for c in CARD_NAMES], required=False, **kwargs)
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            value = [value]
+        out = []
+        for item in value or ():
+            out.extend(p for p in re.split(r"[\s,;]+", str(item).strip().upper()) if p)
+        return out
+
+    def validate(self, value):
+        # Unknown cards and the count are told by the rules core, on the same field.
+        pass
+
+
 DECISIONS = ("whist", "pass", "invited")
 GROUPS = ("defenders", "tricks")
 
@@ -31,6 +60,10 @@ class ScorerForm(forms.Form):
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Calls in order from first hand, e.g. «N one, E pass, S two, N hold, S pass»."),
+    )
+    talon = TalonField(
+        label=_("Talon"),
+        help_text=_("The two cards the declarer took: tap them."),
     )
     note = forms.CharField(label=_("Note"), required=False, max_length=200)
     expected_version = forms.IntegerField(required=False, widget=forms.HiddenInput)
@@ -86,7 +119,17 @@ class ScorerForm(forms.Form):
         calls = [w.strip() for w in re.split(r"[,;\n]+", c.get("auction") or "") if w.strip()]
         if calls:
             data["auction"] = calls
+        if c.get("talon"):
+            data["talon"] = list(c["talon"])
         return data
+
+    def talon_grid(self) -> list[dict]:
+        value = self["talon"].value() if self.is_bound else self.initial.get("talon")
+        return talon_grid(self.fields["talon"].to_python(value or []))
+
+    @property
+    def numeric_contracts(self) -> str:
+        return " ".join(NUMERIC_CONTRACTS)
 
     def add_service_error(self, error: ValidationError) -> None:
         """Put the service's problems next to the fields they name."""
@@ -98,7 +141,7 @@ class ScorerForm(forms.Form):
         if head in GROUPS:
             target = f"{'defence' if head == 'defenders' else 'tricks'}_{rest.split('.')[0]}"
             return target if rest and target in self.fields else head
-        if head in ("declarer", "contract", "trump", "auction", "note"):
+        if head in ("declarer", "contract", "trump", "auction", "note", "talon"):
             return head
         return None  # the deal, the round, a stale version: for the whole form
 
@@ -117,6 +160,9 @@ class ScorerForm(forms.Form):
             else " ".join(str(c.get(k, "")) for k in ("seat", "call", "suit"))
             for c in auction
         ).strip()
+        talon = boxes.parse_talon(data.get("talon"))
+        if talon:
+            initial["talon"] = talon_text(talon).split()
         return initial
 
 

@@ -38,13 +38,13 @@ from django.utils.translation import gettext as _
 from events import afterwards, clockdoc
 from events.boards import board_layout
 from events.models import Event, Round, Seat, Table
-from scoring import rules, standings
+from scoring import boxes, rules, standings
 from scoring.models import Adjustment, Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
 
 logger = logging.getLogger("scoring")
 
 #: What a scorer types. Everything else about the deal comes from the event and the Deal row.
-INPUT_FIELDS = ("declarer", "contract", "trump", "defenders", "tricks", "auction")
+INPUT_FIELDS = ("declarer", "contract", "trump", "defenders", "tricks", "auction", "talon")
 #: The running pot's ante, added by each dealer (the core's default).
 RUNNING_ANTE = 10
 
@@ -225,6 +225,8 @@ def sheet_check(play: TablePlay, deal: Deal, data: object) -> Checked:
         settlement = rules.settle(parsed)
     except rules.InvalidInput as error:
         raise problems_error(error.problems, entered, deal) from None
+    # The talon against the deal's known talon (docs/game.md §2.7): on its own field.
+    boxes.talon_problem(play, deal, parsed.talon)
     # The settlement, the stake A, and the sheet in plain words (normalised spelling) for
     # pages and exports.
     result = rules.settlement_json(settlement) | {
@@ -766,6 +768,7 @@ def sheet_record(
         access = _actor(play, by_user, by_entry, proof)
         late = access is not None and access.late
         checked = sheet_check(play, deal, data)
+        boxes.talon_recorded(play, deal, checked.deal.talon)
         sheet = None
         if play.has_sheet:  # no row yet (a first save): nothing to read
             sheet = (

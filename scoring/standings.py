@@ -35,8 +35,9 @@ from django.db.models import Exists, OuterRef, Q
 from django.db.models.fields.json import KeyTextTransform
 from django.utils.translation import gettext as _
 
-from events.models import Entry, Event, Seat, Session, Substitution
+from events.models import DealVersion, Entry, Event, Seat, Session, Substitution
 from scoring import compare
+from scoring.compare import versions as versions_core
 from scoring.models import (
     Adjustment,
     Deal,
@@ -111,6 +112,8 @@ class _Inputs:
     results: dict[tuple[int, int], dict]  # (deal, play) → current settlement: seat → score
     artificial: dict[tuple[int, int, int], str]  # (deal, play, entry) → A+/A/A-
     penalties: dict[tuple[int, int, int], Decimal]  # (deal, play, entry) → penalty
+    # deal → play → the version of the cards it played, for fouled deals only (§2.7)
+    versions: dict[int, dict[int, int]] = field(default_factory=dict)
 
 
 def _inputs(deals: list[Deal], session_id: int | None = None) -> _Inputs:
@@ -120,7 +123,7 @@ def _inputs(deals: list[Deal], session_id: int | None = None) -> _Inputs:
     for play in (
         TablePlay.objects.filter(board_set_id__in=set_ids)
         .order_by("round__number", "table__room__number", "table__number", "pk")
-        .values("pk", "round_id", "table_id", "board_set_id")
+        .values("pk", "round_id", "table_id", "board_set_id", "round__number", "round__room_id")
     ):
         plays[play["board_set_id"]].append(play)
     seats: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)
@@ -152,7 +155,25 @@ def _inputs(deals: list[Deal], session_id: int | None = None) -> _Inputs:
             artificial[(deal_id, play_id, entry_id)] = score
         else:
             penalties[(deal_id, play_id, entry_id)] += penalty
-    return _Inputs(plays, seats, results, artificial, penalties)
+    return _Inputs(plays, seats, results, artificial, penalties, _versions(deals, plays))
+
+
+def _versions(deals: list[Deal], plays: dict[int, list[dict]]) -> dict[int, dict[int, int]]:
+    """deal → play → version of its cards, for the deals a table found fouled (one query)."""
+    foulings: dict[int, list[versions_core.Fouling]] = defaultdict(list)
+    for deal_id, number, from_play in DealVersion.objects.filter(
+        deal_id__in=[d.pk for d in deals]
+    ).values_list("deal_id", "number", "from_play_id"):
+        foulings[deal_id].append(versions_core.Fouling(number, from_play))
+    out = {}
+    for deal in deals:
+        if deal.pk in foulings:
+            at = [
+                versions_core.PlayAt(p["pk"], p["round__room_id"], p["round__number"])
+                for p in plays.get(deal.board_set_id, [])
+            ]
+            out[deal.pk] = versions_core.play_versions(at, foulings[deal.pk])
+    return out
 
 
 def _seats_of_sets(set_ids: set[int]) -> list[tuple]:
@@ -210,8 +231,20 @@ def deal_figures(deal: Deal, event: Event, data: _Inputs) -> list[_Figure]:
     if not any(tables):
         return []
     method = event.scoring_method
+    # Every table that plays the set is expected (N); a fouled deal's versions are compared
+    # each on its own, restated by Neuberg to that full N (docs/game.md §2.7, §4.1).
     options = compare_options(event) | {"expected": len(plays)}
-    per_table = compare.compare_pockets(tables, method, **options)
+    version_of = data.versions.get(deal.pk)
+    if not version_of:
+        per_table = compare.compare_pockets(tables, method, **options)
+    else:
+        per_table = [{} for _ in plays]
+        for members in versions_core.groups(
+            {i: version_of.get(p["pk"], 1) for i, p in enumerate(plays)}
+        ).values():
+            compared = compare.compare_pockets([tables[i] for i in members], method, **options)
+            for i, figures in zip(members, compared, strict=True):
+                per_table[i] = figures
     figures = []
     for play, row, who, compared in zip(plays, tables, owners, per_table, strict=True):
         for position, values in compared.items():
@@ -672,12 +705,23 @@ def session_place(entry: Entry, session: Session) -> SessionPlace | None:
 # --- reading: the traveller of a deal -----------------------------------------------------
 
 
+@dataclass(frozen=True)
+class CardsVersion:
+    """A version of a fouled deal's cards, as the traveller heads its group of tables."""
+
+    number: int
+    table: int | None = None  # the table (and round) the box was found fouled at
+    round: int | None = None
+
+
 @dataclass
 class TravellerRow:
     play: TablePlay
     players: dict[str, Entry]
     sheet: ScoreSheet | None
     scores: dict[str, DealScore] = field(default_factory=dict)
+    version: int = 1  # the version of the cards this table played (docs/game.md §2.7)
+    cards_version: CardsVersion | None = None  # that version, when the deal was fouled
 
 
 @dataclass
@@ -686,6 +730,16 @@ class Traveller:
     session: Session
     rows: list[TravellerRow]
     positions: list[str]  # the deal's active seats, in table order W N E S
+    # The versions of the cards when the box was found fouled (empty otherwise); the rows
+    # are then grouped by version, each compared on its own.
+    versions: list[CardsVersion] = field(default_factory=list)
+
+    @property
+    def fouled(self) -> bool:
+        return bool(self.versions)
+
+    def heading(self, number: int) -> CardsVersion | None:
+        return next((v for v in self.versions if v.number == number), None)
 
 
 def deal_traveller(deal: Deal) -> Traveller:
@@ -717,7 +771,28 @@ def deal_traveller(deal: Deal) -> Traveller:
         for p in plays
     ]
     positions = [s for s in "WNES" if s in deal.active_seats]
-    return Traveller(deal=deal, session=session, rows=rows, positions=positions)
+    fouled = list(
+        DealVersion.objects.filter(deal=deal)
+        .select_related("from_play__round", "from_play__table")
+        .order_by("number")
+    )
+    versions: list[CardsVersion] = []
+    if fouled:
+        version_of = versions_core.play_versions(
+            [versions_core.PlayAt(p.pk, p.round.room_id, p.round.number) for p in plays],
+            [versions_core.Fouling(v.number, v.from_play_id) for v in fouled],
+        )
+        for row in rows:
+            row.version = version_of.get(row.play.pk, 1)
+        rows.sort(key=lambda r: r.version)  # stable: round and table order within a version
+        versions = [CardsVersion(1)] + [
+            CardsVersion(v.number, v.from_play.table.number, v.from_play.round.number)
+            for v in fouled
+        ]
+        by_number = {v.number: v for v in versions}
+        for row in rows:
+            row.cards_version = by_number.get(row.version)
+    return Traveller(deal=deal, session=session, rows=rows, positions=positions, versions=versions)
 
 
 # --- reading: a player's personal score card ----------------------------------------------
@@ -733,6 +808,7 @@ class CardRow:
     sits_out: bool = False
     sheet: ScoreSheet | None = None
     score: DealScore | None = None
+    version: int | None = None  # the version of the cards he played, when it was fouled
 
 
 @dataclass
@@ -774,6 +850,7 @@ def player_card(entry: Entry) -> Card:
         (s.play_id, s.deal_id): s
         for s in DealScore.objects.filter(entry=entry, session__in=sessions)
     }
+    fouled = _fouled_versions(set_ids)
     rows: list[CardRow] = []
     for seat in seats:
         session = seat.round.room.session
@@ -794,6 +871,7 @@ def player_card(entry: Entry) -> Card:
                     sits_out=seat.position not in deal.active_seats,
                     sheet=sheets.get((play.pk, deal.pk)),
                     score=scores.get((play.pk, deal.pk)),
+                    version=fouled[deal.pk].get(play.pk, 1) if deal.pk in fouled else None,
                 )
             )
     standing: dict[int, StandingRow | None] = {}
@@ -801,3 +879,45 @@ def player_card(entry: Entry) -> Card:
         mine = [r for r in session_standings(session) if entry.pk in r.entry_ids]
         standing[session.number] = mine[0] if mine else None
     return Card(entry=entry, rows=rows, standings=standing)
+
+
+def _fouled_versions(set_ids) -> dict[int, dict[int, int]]:
+    """deal → play → version of its cards, for the fouled deals of these sets (§2.7)."""
+    foulings: dict[int, list] = defaultdict(list)
+    sets_of: dict[int, int] = {}
+    for deal_id, set_id, number, from_play in DealVersion.objects.filter(
+        deal__board_set_id__in=set_ids
+    ).values_list("deal_id", "deal__board_set_id", "number", "from_play_id"):
+        foulings[deal_id].append(versions_core.Fouling(number, from_play))
+        sets_of[deal_id] = set_id
+    if not foulings:
+        return {}
+    at: dict[int, list] = defaultdict(list)
+    for pk, set_id, room, number in TablePlay.objects.filter(
+        board_set_id__in=set(sets_of.values())
+    ).values_list("pk", "board_set_id", "round__room_id", "round__number"):
+        at[set_id].append(versions_core.PlayAt(pk, room, number))
+    return {
+        deal_id: versions_core.play_versions(at[sets_of[deal_id]], found)
+        for deal_id, found in foulings.items()
+    }
+
+
+@dataclass(frozen=True)
+class FouledDeal:
+    """A deal whose box a table found fouled: its results are compared by version."""
+
+    deal: Deal
+    versions: int  # how many versions of its cards (2 or more)
+
+
+def fouled_deals(sessions) -> list[FouledDeal]:
+    """The fouled deals of these sessions, in set and deal order (one query)."""
+    found: dict[int, FouledDeal] = {}
+    for version in (
+        DealVersion.objects.filter(deal__board_set__session__in=list(sessions))
+        .select_related("deal__board_set")
+        .order_by("deal__board_set__family", "deal__board_set__number", "deal__number", "number")
+    ):
+        found[version.deal_id] = FouledDeal(version.deal, version.number)
+    return list(found.values())

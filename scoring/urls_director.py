@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from scoring import views, views_hands, views_room
+from scoring import views, views_boxes, views_hands, views_room
 
 # Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
@@ -59,6 +59,12 @@ per_event = [
         "scores/sheets/<int:sheet_pk>/restore/",
         views.sheet_restore,
         name="sheet_restore",
+    ),
+    path("scores/boxes/<int:report_pk>/", views_boxes.box_report, name="box_report"),
+    path(
+        "scores/boxes/<int:report_pk>/decide/",
+        views_boxes.box_report_decide,
+        name="box_report_decide",
     ),
     path("scores/adjustments/", views.adjustment_list, name="adjustments"),
     path(

@@ -19,4 +19,9 @@ urlpatterns = [
         name="round_deal",
     ),
     path("<str:key>/sheets/<int:sheet_pk>/confirm/", views_table.confirm, name="confirm"),
+    path(
+        "<str:key>/rounds/<int:round_number>/deals/<int:number>/box/",
+        views_table.box_report,
+        name="box_report",
+    ),
 ]

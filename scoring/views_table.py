@@ -24,7 +24,7 @@ from events import clockdoc
 from events.links import table_by_key
 from events.models import Round, Seat, Table
 from events.rounds import room_current_round, room_round
-from scoring import display, proof, services
+from scoring import boxes, display, proof, services
 from scoring.models import Deal, Proof, ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.views import OUTCOMES, STALE_CHECK, _seats
@@ -322,7 +322,9 @@ def _deal(ctx: dict, number: int):
 
 
 @never_cache
-def deal_form(request, key, number, round_number=None):
+def deal_form(request, key, number, round_number=None, *, report=None):
+    """The deal's scorer form. ``report``: a box report just refused (what was typed and
+    why), shown in its own form below (answered 400); the scorer form is then fresh."""
     ctx = _context(request, key, round_number)
     table = ctx["table"]
     play = ctx["play"]
@@ -334,7 +336,7 @@ def deal_form(request, key, number, round_number=None):
     if not ctx["open_to_players"]:
         # No form to fill in: it could not be saved. The reason is on the page.
         status = 200 if request.method == "GET" else 400
-    elif request.method == "POST":
+    elif request.method == "POST" and report is None:
         identity, pin_error = _identify(request, ctx["seats"])
         if identity is None:
             step = ScorerStep(scorer_form(play, deal, players, request.POST), pin_error=pin_error)
@@ -362,6 +364,7 @@ def deal_form(request, key, number, round_number=None):
         status = 200 if not step.form.errors and not step.pin_error else 400
     else:
         step = ScorerStep(scorer_form(play, deal, players))
+        status = 400 if report else status
     # Read after a save had its chance (a saved sheet redirects without it).
     sheet = (
         ScoreSheet.objects.filter(play=play, deal=deal)
@@ -379,7 +382,7 @@ def deal_form(request, key, number, round_number=None):
             "result": _result(sheet, deal, ctx["seats"]),
             "form": step.form if step else None,
             # A form shown fresh (not sent back with what was typed) takes the phone's draft.
-            "fresh": request.method == "GET",
+            "fresh": request.method == "GET" or report is not None,
             "checked": step.checked if step else None,
             "preview": step.preview(deal, players) if step else None,
             "players": players,
@@ -394,9 +397,54 @@ def deal_form(request, key, number, round_number=None):
             "sits_out": [s for s in TABLE_ORDER if s not in deal.active_seats and s in players],
             "cancel_url": ctx["round_url"],
             "storage_key": f"sheet:{table.key}:{play.round.number}:{deal.number}",
+            # The box (docs/game.md §2.7): the known talon, «the box does not match».
+            **boxes.deal_page(play, deal, **(report or {})),
+            "report_url": reverse(
+                "table:box_report", args=[table.key, play.round.number, deal.number]
+            ),
         },
         status=status,
     )
+
+
+@require_POST
+def box_report(request, key, round_number, number):
+    """«Коробка не совпадает»: the table tells the director the box differs (scoring.boxes)."""
+    ctx = _context(request, key, round_number)
+    play = ctx["play"]
+    if play is None:
+        raise Http404(_("This table has no set to play yet."))
+    deal = _deal(ctx, number)
+    if not ctx["open_to_players"]:
+        raise PermissionDenied(ctx["access"].reason if ctx["access"] else "")
+    typed = {
+        "kind": request.POST.get("kind", ""),
+        "talon": request.POST.getlist("found"),
+        "note": request.POST.get("report_note", ""),
+    }
+    try:
+        _report, new = boxes.box_report_create(
+            play, deal, kind=typed["kind"], talon=typed["talon"], note=typed["note"]
+        )
+    except ValidationError as error:
+        return deal_form(
+            request,
+            key,
+            number,
+            round_number,
+            report={"typed": typed, "errors": error.message_dict},
+        )
+    messages.success(
+        request,
+        (
+            _("Sent to the director: the box of deal %(code)s does not match.")
+            if new
+            else _("The director already has this table's report on deal %(code)s.")
+        )
+        % {"code": deal.code},
+    )
+    url = reverse("table:round_deal", args=[key, round_number, number])
+    return redirect(f"{url}?{ctx['who']}#box-report" if ctx["who"] else f"{url}#box-report")
 
 
 @require_POST

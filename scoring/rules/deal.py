@@ -62,6 +62,9 @@ class Deal:
     first_hand: Seat | None = None
     board: BoardLayout | None = None
     rules: Rules = field(default_factory=Rules)
+    # The talon's two cards (``events.cards`` numbers) as recorded with a numeric contract
+    # (docs/game.md §2.7); None when the sheet does not give it.
+    talon: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         # Plain strings are welcome ("N", "whist"): the rules compare enum members.

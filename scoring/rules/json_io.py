@@ -52,6 +52,7 @@ from scoring.rules.settlement import (
     settlement_json,
     validate,
 )
+from scoring.rules.talon import read_talon
 
 # --- JSON in ------------------------------------------------------------------------------
 
@@ -66,6 +67,7 @@ _DEAL_FIELDS = (
     "auction",
     "first_hand",
     "board",
+    "talon",
 )
 _POT_FIELDS = {
     "fixed": {"stake"},
@@ -321,6 +323,11 @@ def deal_from_json(data: object) -> Deal:
     if data.get("first_hand") is not None:
         first_hand = r.seat(data["first_hand"], "first_hand")
     board = None if data.get("board") is None else _read_board(data["board"], r)
+    talon = None
+    if data.get("talon") not in (None, "", []):
+        talon = read_talon(data["talon"], "talon", r.problems)
+        if talon is None:
+            r.broken.add("talon")
     deal = Deal(
         contract=contract,
         declarer=declarer,
@@ -332,6 +339,7 @@ def deal_from_json(data: object) -> Deal:
         first_hand=first_hand,
         board=board,
         rules=rules,
+        talon=talon,
     )
     if contract is not None:
         # Rules that lean on a field broken on input are not checked: its problem is reported.

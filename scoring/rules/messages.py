@@ -86,6 +86,15 @@ MESSAGES: dict[str, str] = {
     "no_play_tricks": gettext_noop(
         "both defenders passed — no play: the declarer has 10 tricks, the defenders 0"
     ),
+    # the talon (docs/game.md §2.7)
+    "talon_format": gettext_noop("the talon is two cards, e.g. «SA H7»"),
+    "talon_card": gettext_noop(
+        "«{value}» is not a card: a card is a suit (S, C, D, H) and a rank (7, 8, 9, 10, J, Q, K, A), e.g. SA"
+    ),
+    "talon_twice": gettext_noop("the talon is two different cards"),
+    "talon_no_talon": gettext_noop(
+        "with «{contract}» nobody takes the talon: it is recorded only with a numeric contract"
+    ),
     # auction
     "call_format": gettext_noop(
         'a call is an object {{"seat": "N", "call": "one"}} or a string «N one»'

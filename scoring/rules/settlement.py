@@ -69,6 +69,8 @@ def validate(deal: Deal) -> Problems:
         _check_defence(deal, problems)
         _check_tricks(deal, active, problems)
     _check_deal_auction(deal, active, problems)
+    if deal.talon is not None and deal.contract.level is None:
+        problems.add("talon", "talon_no_talon", contract=deal.contract)
     return problems
 
 

@@ -18,7 +18,12 @@
   function save(form, key) {
     var data = {};
     fields(form).forEach(function (el) {
-      if (el.type === "radio" || el.type === "checkbox") { if (el.checked) data[el.name] = el.value; }
+      if (el.type === "checkbox") {
+        // A group of boxes of one name (the talon's cards) keeps every box ticked.
+        if (!(el.name in data)) data[el.name] = [];
+        if (el.checked) data[el.name].push(el.value);
+      }
+      else if (el.type === "radio") { if (el.checked) data[el.name] = el.value; }
       else data[el.name] = el.value;
     });
     try { localStorage.setItem(key, JSON.stringify(data)); } catch (e) {}
@@ -32,7 +37,8 @@
     var named = form.querySelector('[name="as"]:checked');
     fields(form).forEach(function (el) {
       if (!(el.name in data) || (named && el.name === "as")) return;
-      if (el.type === "radio" || el.type === "checkbox") el.checked = el.value === data[el.name];
+      if (el.type === "checkbox") el.checked = [].concat(data[el.name]).indexOf(el.value) >= 0;
+      else if (el.type === "radio") el.checked = el.value === data[el.name];
       else el.value = data[el.name];
     });
   }
