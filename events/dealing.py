@@ -14,6 +14,7 @@ The double-dummy analysis is the scoring layer's: it is queued by name after com
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from celery import current_app
@@ -21,16 +22,26 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from events import cards
+from events import afterwards, cards
 from events.models import Deal, Session
 
 ANALYSE_TASK = "scoring.deals_analyse"
 
+logger = logging.getLogger(__name__)
+
 
 def analysis_queue(session_id: int, deal_ids: list[int] | None = None) -> None:
-    """The double-dummy analysis of the session's deals, after commit (by name: the task is
-    the scoring layer's)."""
-    transaction.on_commit(lambda: current_app.send_task(ANALYSE_TASK, args=(session_id, deal_ids)))
+    """The double-dummy analysis of the session's deals, after commit and response (by
+    name: the task is the scoring layer's). Optional work: a broker that cannot take it is
+    logged, and «Проанализировать» on the session page queues it again."""
+
+    def send():
+        try:
+            current_app.send_task(ANALYSE_TASK, args=(session_id, deal_ids))
+        except Exception:
+            logger.warning("could not queue the analysis of session %s", session_id)
+
+    afterwards.after_commit_and_response(send)
 
 
 def deal_cards(deal: Deal) -> cards.DealCards | None:

@@ -32,7 +32,7 @@ class PlanChooseForm(forms.Form):
         required=False,
         widget=forms.RadioSelect,
         help_text=_(
-            "By the app: the cards of every deal come from a secret seed whose SHA-256 is shown "
+            "By the app: the cards of every deal come from a secret seed whose hash is shown "
             "from the start; the seed is revealed with the results, so anyone can deal the "
             "session again and check that nobody chose the cards."
         ),
