@@ -789,7 +789,12 @@ def sheet_record(
             sheet.save(update_fields=["current", "status", "late", "updated_at"])
             _console_changed(play, [deal.pk])
             return Recorded(sheet, version, "created")
-        if essence_of_data(sheet.current.data, play, deal) == checked.essence:
+        # The talon is no part of the result (docs/game.md §2.7): the director's change of
+        # it alone is a correction; a player's is the same result.
+        talon_changed = director and boxes.parse_talon(
+            sheet.current.data.get("talon")
+        ) != boxes.parse_talon(checked.data.get("talon"))
+        if essence_of_data(sheet.current.data, play, deal) == checked.essence and not talon_changed:
             if director and sheet.status != ScoreSheet.Status.CONFIRMED:
                 sheet.status = ScoreSheet.Status.CONFIRMED  # the director's word is final
                 sheet.confirmed_by_entry, sheet.confirmed_proof = None, Proof.NONE

@@ -485,3 +485,14 @@ def test_the_api_records_and_returns_the_talon(director_client, session15):
         url, {"play": second.pk, "deal": 1} | _with({"a": 1}), content_type="application/json"
     )
     assert bad.status_code == 400 and list(bad.json()) == ["talon"]
+
+
+def test_the_director_adds_a_talon_to_a_recorded_sheet_as_a_correction(session15, director):
+    play = play_of(session15, 1, 1)
+    deal = deal_of(play, 1)
+    services.sheet_record(play, deal, THREE_DIAMONDS, by_user=director)
+    done = services.sheet_record(play, deal, _with(TALON), by_user=director)
+    assert done.outcome == "corrected" and done.version.data["talon"] == TALON
+    assert deal_of(play, 1).talon == "SA H7"
+    again = services.sheet_record(play, deal, _with(["H7", "SA"]), by_user=director)
+    assert again.outcome == "unchanged"
