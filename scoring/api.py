@@ -604,6 +604,10 @@ class TravellerView(APIView):
                 "session": found.session.number,
                 "method": event.scoring_method,
                 "active_seats": deal.active_seats,
+                # The cards as dealt (PPN, docs/hand-records.md) and their double-dummy
+                # table, when known; like everything here, only once the results are readable.
+                "cards": deal.cards or None,
+                "analysis": deal.analysis if deal.analysed_at else None,
                 # Tables that play the deal, and real results per pocket: fewer than expected
                 # means the percentages are Neuberg-restated.
                 "expected": len(found.rows),
@@ -624,6 +628,9 @@ class TravellerView(APIView):
                         if row.sheet and row.sheet.current
                         else None,
                         "figures": {p: _score_json(s) for p, s in row.scores.items()},
+                        # The version of the deal's cards this table played: a fouled
+                        # box's results are compared only within one (docs/game.md §2.7).
+                        "version": row.version,
                     }
                     for row in found.rows
                 ],

@@ -145,13 +145,16 @@ def test_before_publishing_the_hash_is_public_but_neither_seed_nor_cards(client,
     assert hidden.status_code == 403
     assert session.deal_seed_hash in hidden.content.decode()
     # Nor the API, anonymous or the director's.
+    cards_deal = Deal.objects.filter(board_set__session=session).first()
     for path in (
         f"/api/v1/events/{event.pk}/sessions/",
         f"/api/v1/events/{event.pk}/standings/",
         f"/api/v1/events/{event.pk}/",
+        f"/api/v1/events/{event.pk}/deals/{cards_deal.pk}/traveller/",
     ):
         body = client.get(path).content.decode()
         assert session.deal_seed not in body
+        assert not any(ppn in body for ppn in cards), path
 
 
 def test_the_director_api_shows_the_hash_never_the_seed(director_client, event, dealt):
@@ -446,3 +449,15 @@ def test_position_keys_name_declarer_trump_talon_and_defence():
         is None
     )
     assert key({"contract": "passed"}) is None
+
+
+def test_the_traveller_api_gives_the_cards_only_once_readable(client, event, dealt):
+    deal = Deal.objects.filter(board_set__session=dealt).first()
+    url = f"/api/v1/events/{event.pk}/deals/{deal.pk}/traveller/"
+    hidden = client.get(url)
+    assert hidden.status_code in (401, 403, 404)
+    assert deal.cards not in hidden.content.decode()
+    event_set_results_public(event, True)
+    body = client.get(url).json()
+    assert body["cards"] == deal.cards
+    assert body["analysis"] is None  # not analysed yet
