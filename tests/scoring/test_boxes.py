@@ -496,3 +496,13 @@ def test_the_director_adds_a_talon_to_a_recorded_sheet_as_a_correction(session15
     assert deal_of(play, 1).talon == "SA H7"
     again = services.sheet_record(play, deal, _with(["H7", "SA"]), by_user=director)
     assert again.outcome == "unchanged"
+
+
+def test_the_api_traveller_gives_each_tables_version(director_client, client, session15, director):
+    plays = _plays_of_set(session15, 1)
+    _record_all(session15, director, 1, 1, {1: 6, 2: 7, 3: 8, 4: 5, 5: 9})
+    _foul(director_client, client, plays[3], 1, ["D8", "CK"])
+    deal = deal_of(plays[0], 1)
+    body = director_client.get(f"/api/v1/events/{session15.event.pk}/deals/{deal.pk}/traveller/")
+    assert body.status_code == 200, body.content
+    assert [t["version"] for t in body.json()["tables"]] == [1, 1, 1, 2, 2]
