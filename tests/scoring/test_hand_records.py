@@ -461,3 +461,9 @@ def test_the_traveller_api_gives_the_cards_only_once_readable(client, event, dea
     body = client.get(url).json()
     assert body["cards"] == deal.cards
     assert body["analysis"] is None  # not analysed yet
+
+
+def test_the_analyse_button_is_the_directors_only(client, other_client, event, dealt):
+    url = reverse("director:deals_analyse", args=[event.pk, dealt.number])
+    assert client.post(url).status_code == 302  # the login page
+    assert other_client.post(url).status_code == 404
