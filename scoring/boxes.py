@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Exists, Max, OuterRef, Q
 from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.translation import get_language
@@ -40,7 +40,7 @@ from events.cards import (
     sorted_cards,
     suit_of,
 )
-from events.models import BoxReport, DealVersion
+from events.models import BoxReport, DealVersion, Seat
 from scoring import rules
 from scoring.compare.versions import Fouling, PlayAt, play_versions
 from scoring.models import Deal, ScoreSheet, TablePlay
@@ -412,11 +412,19 @@ def box_report_foul(report: BoxReport, *, by_user) -> DealVersion:
         report.save(update_fields=["state", "resolved_at", "resolved_by", "version"])
         Deal.objects.filter(pk=report.deal_id).update(scores_stale=True)
         _changed(report.play)
-        # Every table of the deal: their pages show the version's talon now.
-        clockdoc.tables_changed(
+        # Every table of the deal: their pages show the version's talon now, and their
+        # players' phones the figures compared again.
+        plays = list(
             TablePlay.objects.filter(board_set_id=report.deal.board_set_id).values_list(
-                "table_id", flat=True
+                "round_id", "table_id"
             )
+        )
+        clockdoc.tables_changed([table for _round, table in plays])
+        at = Q()
+        for round_id, table_id in plays:
+            at |= Q(round_id=round_id, table_id=table_id)
+        clockdoc.entries_changed(
+            Seat.objects.filter(at, entry__isnull=False).values_list("entry_id", flat=True)
         )
     return version
 

@@ -72,7 +72,9 @@ def traveller_note(traveller, method: str) -> TravellerNote | None:
     matchpoints = method == "matchpoints"
     # The spread is shown for the common n (or the smallest n of the short pockets).
     n = played if played is not None else min(p.played for p in short if p.played) or 1
-    neuberg = matchpoints and n >= 2
+    # A fouled deal's versions are each restated on their own (docs/game.md §2.7): its own
+    # note says so, and one spread for the whole deal would be wrong.
+    neuberg = matchpoints and n >= 2 and not getattr(traveller, "fouled", False)
     return TravellerNote(
         expected=expected,
         played=played,
