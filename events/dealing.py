@@ -289,6 +289,10 @@ class CardsState:
         return self.analysed < self.known
 
 
+def session_deals_known(session_id: int) -> bool:
+    return Deal.objects.filter(board_set__session_id=session_id).exclude(cards="").exists()
+
+
 def session_cards_state(session: Session) -> CardsState:
     deals = Deal.objects.filter(board_set__session=session)
     known = deals.exclude(cards="")

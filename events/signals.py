@@ -8,7 +8,8 @@ in its ``AppConfig.ready``.
   rebuilds its clock documents after commit.
 - ``round_ended(sender=Round, round=rnd)``: «Конец тура!» has just been committed to the row
   (sent inside the round's end, in its transaction); the scoring side marks the tables that
-  are short of sheets late.
+  are short of sheets late, and queues the analysis of the positions played when the
+  session's cards are known.
 - ``results_recorded(sender=Event, event=event)``: a question — does the event have recorded
   score sheets? A receiver answers True if it does; the rules they were settled with (the
   pot rule, the suit order) can then no longer change.

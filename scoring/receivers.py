@@ -3,6 +3,7 @@ movements.signals): connected once, in ``ScoringConfig.ready``."""
 
 from django.dispatch import receiver
 
+from events import dealing
 from events import signals as events_signals
 from movements import signals as movements_signals
 from scoring.models import ScoreSheet
@@ -13,6 +14,15 @@ from scoring.standings import session_recompute
 @receiver(events_signals.round_ended, dispatch_uid="scoring.late_tables_mark")
 def _mark_late_tables(sender, round, **kwargs):
     late_tables_mark(round)
+
+
+@receiver(events_signals.round_ended, dispatch_uid="scoring.positions_analyse")
+def _analyse_positions(sender, round, **kwargs):
+    """The round's sheets are in: the worker adds what the cards allowed in each (a session
+    whose cards are known; docs/hand-records.md)."""
+    session_id = round.room.session_id
+    if dealing.session_deals_known(session_id):
+        dealing.analysis_queue(session_id)
 
 
 @receiver(events_signals.results_recorded, dispatch_uid="scoring.results_recorded")

@@ -12,7 +12,7 @@ from events import dealing
 from events.models import Deal
 from events.services import event_set_results_public
 from scoring import services
-from tests.factories import deal_of, entry_at, play_of, seat_players, start
+from tests.factories import deal_of, entry_at, finish, play_of, seat_players, start
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -117,3 +117,30 @@ def test_entered_cards_are_analysed(celery_worker_process, event, director_clien
     assert deal.analysis["N"]["spades"] == {"talon": 10, "no_talon": 10}
     page = director_client.get(reverse("director:session", args=[event.pk, session.number]))
     assert "Анализ: 1 из 1 сдачи" in page.content.decode()
+
+
+def test_the_end_of_a_round_adds_the_positions_its_tables_played(celery_worker_process, event):
+    session = seat_players(event, 15, dealing="app")
+    assert _until(lambda: _analysed(session)), celery_worker_process.log_path.read_text()[-3000:]
+    play = play_of(session, 1, 2)
+    start(play.round)
+    deal = deal_of(play, 2)  # E is first hand: E plays «игра» ♣ against both defenders
+    sheet = {
+        "declarer": "E",
+        "contract": "game",
+        "trump": "clubs",
+        "defenders": {"S": "whist", "N": "whist"},
+        "tricks": {"E": 6, "S": 2, "N": 2},
+    }
+    services.sheet_record(play, deal, sheet, by_entry=entry_at(play, "E"))
+    finish(play.round)
+
+    def _position():
+        deal.refresh_from_db()
+        return (deal.analysis.get("positions") or {}).get("E.clubs.no_talon.both")
+
+    assert _until(lambda: _position() is not None), celery_worker_process.log_path.read_text()[
+        -3000:
+    ]
+    # Both defenders whisting, no talon: the whole table's «без прикупа» cell.
+    assert _position() == deal.analysis["E"]["clubs"]["no_talon"]
