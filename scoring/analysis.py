@@ -53,7 +53,10 @@ def deal_analyse(deal: Deal, *, table: bool = True) -> bool:
     if table or not analysis:
         analysis = dict(solver.deal_table(hands, talon))
     positions = dict(analysis.get("positions") or {})
-    for key in _sheets_positions(deal) - set(positions):
+    new = _sheets_positions(deal) - set(positions)
+    if not table and not new and "positions" in analysis:
+        return True  # nothing played since: the analysis stands
+    for key in new:
         declarer, trump, taken, defence = key.split(".")
         try:
             tricks, _ = solver.solve(
