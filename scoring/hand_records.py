@@ -106,7 +106,7 @@ def hand_record(deal: Deal, event: Event, players: dict[str, str] | None = None)
     analysis = deal.analysis or {}
     if deal.analysed_at and analysis:
         record.analysed = True
-        for seat in deal.active_seats:
+        for seat in [s for s in "WNES" if s in deal.active_seats]:
             row = analysis.get(seat) or {}
             record.table.append(
                 (

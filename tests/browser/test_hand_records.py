@@ -97,6 +97,15 @@ def test_dealing_sheets_and_hand_record_read_well(live_server, event, request, s
     text = record.inner_text()
     assert [w for w in LATIN_WORD.findall(text)] == []
 
+    north = entry_at(play, "N")
+    page.goto(f"{live_server.url}/e/{event.slug}/results/players/{north.pk}/")
+    hands = page.locator("#card-hands details")
+    expect(hands).to_have_count(15)
+    hands.first.locator("summary").click()
+    expect(hands.first.locator(".pocket.pos-N")).to_contain_text(north.full_name)
+    assert _fits(page, "#card-hands .pocket, #card-hands .dd-table")
+    hands.first.screenshot(path=str(shot(page, f"card-hand-{width}")))
+
     page.goto(f"{live_server.url}/e/{event.slug}/results/sessions/1/hands/")
     expect(page.locator("#hands article.box")).to_have_count(15)
     assert _fits(page, "#hands .pocket, #hands .dd-table")
