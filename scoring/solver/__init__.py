@@ -35,16 +35,11 @@ _state: dict[str, object] = {"gen": 0, "tables": None}
 
 
 def _tables():
-    """The transposition table and move buffer, and a fresh generation for one call (an
-    entry of an older call never matches: its generation is in its key)."""
+    """The transposition table, move buffer and stack, and a fresh generation for one call
+    (an entry of an older generation is empty to a newer one)."""
     if _state["tables"] is None:
         _state["tables"] = engine.new_tables()
     gen = int(_state["gen"]) + 1
-    if gen >= 1 << 22:
-        keys, bounds = _state["tables"][:2]
-        keys[:] = 0
-        bounds[:] = 0
-        gen = 1
     _state["gen"] = gen
     keys, bounds, buf, frames = _state["tables"]
     return keys, bounds, buf, frames, gen

@@ -44,8 +44,6 @@ def _jit(function):
 TT_BITS = 20
 TT_SIZE = 1 << TT_BITS
 TT_PROBES = 4
-GEN_SHIFT = 40
-KEY_MASK = (1 << GEN_SHIFT) - 1
 MAX_PLY = 40
 MAX_MOVES = 16
 
@@ -61,13 +59,17 @@ def quiet():
 
 
 def new_tables():
-    """The transposition table (keys, packed bounds), the move buffer and the stack."""
-    return (
+    """The transposition table (keys, packed bounds), the move buffer and the stack; the
+    table's memory is touched at once, not page by page during the first searches."""
+    tables = (
         np.zeros(TT_SIZE, dtype=np.int64),
-        np.zeros(TT_SIZE, dtype=np.int64),
+        np.zeros((2, TT_SIZE), dtype=np.int64),
         np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),
         np.zeros((MAX_PLY, FRAME), dtype=np.int64),
     )
+    for table in tables:
+        table.fill(0)
+    return tables
 
 
 @_jit
@@ -104,30 +106,65 @@ def _beats(card, winning, trump):
     return (card >> 3) == trump
 
 
+#: Offsets making (length, owners in base 3) of a suit's live cards one number: the codes
+#: of a suit are below 9841 = 1 + 3 + … + 3⁸.
+_OFFSET = np.zeros(10, dtype=np.int64)
+for _i in range(1, 10):
+    _OFFSET[_i] = _OFFSET[_i - 1] + 3 ** (_i - 1)
+SUIT_CODES = 9841
+
+
 @_jit
-def _tt_get(tk, tv, key):
+def _relative_key(hands, live, leader, decl, trump):
+    """The position at a trick boundary by the relative order of the cards still in play:
+    for each suit, the owners of its live cards from the highest down. Positions that
+    differ only in which lower cards have gone are the same game (every rule compares
+    cards only with cards still in play), so they share an entry."""
+    key = 0
+    for s in range(4):
+        seg = (live >> (8 * s)) & 0xFF
+        code = 0
+        length = 0
+        for r in range(7, -1, -1):
+            if (seg >> r) & 1:
+                bit = 1 << (8 * s + r)
+                owner = 0 if hands[0] & bit else (1 if hands[1] & bit else 2)
+                code = code * 3 + owner
+                length += 1
+        key = key * SUIT_CODES + _OFFSET[length] + code
+    return ((key * 4 + leader) * 4 + decl) * 4 + trump + 1
+
+
+@_jit
+def _slot(key):
+    return ((key * 0x5E3779B97F4A7C15) >> 24) & (TT_SIZE - 1)
+
+
+@_jit
+def _tt_get(tk, tv, key, gen):
     """Packed bounds (lo | hi << 8) of ``key`` or −1."""
-    h = ((key * 0x5E3779B97F4A7C15) >> 24) & (TT_SIZE - 1)
+    h = _slot(key)
     for i in range(TT_PROBES):
         j = (h + i) & (TT_SIZE - 1)
-        if tk[j] == key:
-            return tv[j]
-        if tk[j] == 0:
+        if tv[0, j] != gen:
             return -1
+        if tk[j] == key:
+            return tv[1, j]
     return -1
 
 
 @_jit
 def _tt_put(tk, tv, key, value, gen):
-    h = ((key * 0x5E3779B97F4A7C15) >> 24) & (TT_SIZE - 1)
+    h = _slot(key)
     for i in range(TT_PROBES):
         j = (h + i) & (TT_SIZE - 1)
-        if tk[j] == key or tk[j] == 0 or (tk[j] >> GEN_SHIFT) != gen:
+        if tv[0, j] != gen or tk[j] == key:
             tk[j] = key
-            tv[j] = value
+            tv[0, j] = gen
+            tv[1, j] = value
             return
     tk[h] = key
-    tv[h] = value
+    tv[1, h] = value
 
 
 # The fields of a frame of the search stack (one per card played, and one per trick
@@ -214,9 +251,9 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
                     ret = wq == decl
                     mode = _RETURN
                     continue
-                key = live | (p << 32) | (decl << 34) | (trump << 36) | (gen << GEN_SHIFT)
+                key = _relative_key(hands, live, p, decl, trump)
                 fr[ply, F_KEY] = key
-                packed = _tt_get(tk, tv, key)
+                packed = _tt_get(tk, tv, key, gen)
                 if packed >= 0:
                     lo = packed & 0xFF
                     hi = packed >> 8

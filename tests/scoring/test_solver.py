@@ -5,11 +5,13 @@ No database."""
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 from itertools import combinations
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -246,6 +248,80 @@ def test_the_solver_agrees_with_the_plain_minimax(case):
     full = [*hands[declarer], *talon]
     first_best = next(p for p in discard_order(full, trump) if every[tuple(sorted(p))] == got)
     assert discard == first_best
+
+
+def memoised_tricks(hands, declarer, trump, defence="both"):
+    """The same minimax with a memo of positions at trick boundaries (no pruning, no bounds,
+    no equivalent cards): fast enough for five-card hands, where the solver's table and its
+    relative-rank keys are used in earnest."""
+    order = tuple(
+        s for s in SEATS if s in hands and (defence == "both" or s in (declarer, defence))
+    )
+
+    @functools.cache
+    def from_here(held, leader):
+        if not held[order.index(leader)]:
+            return 0
+        start = order.index(leader)
+        players = order[start:] + order[:start]
+
+        def turn(k, trick, held):
+            if k == len(players):
+                won = winner(trick, trump)
+                return (won == declarer) + from_here(held, won)
+            seat = players[k]
+            i = order.index(seat)
+            led = trick[0][1] if trick else None
+            results = [
+                turn(k + 1, [*trick, (seat, c)], held[:i] + (held[i] - {c},) + held[i + 1 :])
+                for c in legal(sorted(held[i]), led, trump)
+            ]
+            return max(results) if seat == declarer else min(results)
+
+        return turn(0, [], held)
+
+    return from_here(tuple(frozenset(hands[s]) for s in order), declarer)
+
+
+@settings(max_examples=40, derandomize=True, deadline=None)
+@given(
+    st.integers(4, 5),
+    st.lists(st.integers(0, 3), min_size=2, max_size=3, unique=True),
+    st.randoms(use_true_random=False),
+)
+def test_five_card_positions_agree_with_a_memoised_minimax(n, suits, rnd):
+    deck = [s * 8 + r for s in suits for r in range(8)]
+    if len(deck) < 3 * n:
+        deck = list(range(32))
+    rnd.shuffle(deck)
+    seats = rnd.choice(["WNE", "NES", "WES", "WNS"])
+    hands = {s: tuple(deck[i * n : (i + 1) * n]) for i, s in enumerate(seats)}
+    declarer = rnd.choice(seats)
+    defence = rnd.choice(["both", "both", *[s for s in seats if s != declarer]])
+    trump = rnd.choice([*suits, rnd.randrange(4)])
+    got = solve(hands, declarer, SUIT_NAMES[trump], defence)
+    assert got == (memoised_tricks(hands, declarer, trump, defence), None)
+
+
+def test_positions_alike_but_for_gone_low_cards_share_a_key():
+    """The table's key is the order of the cards still in play, suit by suit, by owner:
+    N's SA SK over E's S9 is N's SK SQ over E's S8 once the others are gone; it is not
+    E's S9 over N's S8."""
+    key = engine._relative_key
+
+    def masks(n, e, s):
+        return np.array([sum(1 << c for c in cards(*h)) for h in (n, e, s)], np.int64)
+
+    one = masks(("SA", "SK"), ("S9", "H7"), ("C7", "D7"))
+    two = masks(("SK", "SQ"), ("S8", "H8"), ("C9", "DJ"))
+    three = masks(("S8", "SK"), ("S9", "H7"), ("C7", "D7"))
+    swapped = masks(("SA", "SK"), ("C7", "H7"), ("S9", "D7"))
+    live = [int(m[0] | m[1] | m[2]) for m in (one, two, three, swapped)]
+    assert key(one, live[0], 0, 0, 3) == key(two, live[1], 0, 0, 3)
+    assert key(one, live[0], 0, 0, 3) != key(three, live[2], 0, 0, 3)
+    assert key(one, live[0], 0, 0, 3) != key(swapped, live[3], 0, 0, 3)
+    assert key(one, live[0], 0, 0, 3) != key(one, live[0], 1, 0, 3)
+    assert key(one, live[0], 0, 0, 3) != key(one, live[0], 0, 0, 2)
 
 
 # --- The whole table ----------------------------------------------------------------------
