@@ -23,7 +23,7 @@ from events.access import director_event
 from events.forms import apply_service_error
 from events.models import Deal, Session
 from scoring import analysis, hand_records
-from scoring.views_public import _base, public_results
+from scoring.public_access import base_context, public_results
 
 
 def _session(event, number) -> Session:
@@ -171,7 +171,7 @@ def session_hands(request, event, preview, number):
     return render(
         request,
         "scoring/public/hands.html",
-        _base(event, preview)
+        base_context(event, preview)
         | {
             "session": session,
             "boxes": boxes,
@@ -201,5 +201,5 @@ def session_check(request, event, preview, number):
     return render(
         request,
         "scoring/public/deal_check.html",
-        _base(event, preview) | {"session": session, "check": check},
+        base_context(event, preview) | {"session": session, "check": check},
     )

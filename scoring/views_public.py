@@ -10,56 +10,12 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
 
-from events.models import Event, Session
+from events.models import Session
 from scoring import exports, hand_records, standings
-from scoring.display import figure_unit
 from scoring.models import Deal
+from scoring.public_access import base_context as _base
+from scoring.public_access import public_results
 from scoring.traveller_note import traveller_note
-
-
-class _Hidden(Exception):
-    pass
-
-
-def _event(request, slug) -> tuple[Event, bool]:
-    """The event and whether this is the director's preview of unpublished results."""
-    event = get_object_or_404(Event, slug=slug)
-    if event.results_public:
-        return event, False
-    user = request.user
-    if user.is_authenticated and (user.is_superuser or event.owner_id == user.pk):
-        return event, True
-    raise _Hidden
-
-
-def _hidden(request, slug):
-    event = get_object_or_404(Event, slug=slug)
-    return render(request, "scoring/public/hidden.html", {"event": event}, status=403)
-
-
-def public_results(view):
-    """Run ``view(request, event, preview, …)`` if the results may be shown."""
-
-    def wrapped(request, slug, **kwargs):
-        try:
-            event, preview = _event(request, slug)
-        except _Hidden:
-            return _hidden(request, slug)
-        return view(request, event, preview, **kwargs)
-
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
-
-
-def _base(event, preview) -> dict:
-    return {
-        "event": event,
-        "preview": preview,
-        "method": event.scoring_method,
-        "unit": figure_unit(event.scoring_method),
-        "sessions": list(event.sessions.order_by("number")),
-    }
 
 
 def _session(event, number) -> Session:

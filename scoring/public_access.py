@@ -1,0 +1,57 @@
+"""Who may see the public results (/e/<slug>/results/…): anyone once the director publishes
+them; before that the director of the event (a preview), and everyone else a plain «not
+published yet» page with status 403. One place for the public pages of every scoring
+module (views_public, views_hands)."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404, render
+
+from events.models import Event
+from scoring.display import figure_unit
+
+
+class _Hidden(Exception):
+    pass
+
+
+def _event(request, slug) -> tuple[Event, bool]:
+    """The event and whether this is the director's preview of unpublished results."""
+    event = get_object_or_404(Event, slug=slug)
+    if event.results_public:
+        return event, False
+    user = request.user
+    if user.is_authenticated and (user.is_superuser or event.owner_id == user.pk):
+        return event, True
+    raise _Hidden
+
+
+def _hidden(request, slug):
+    event = get_object_or_404(Event, slug=slug)
+    return render(request, "scoring/public/hidden.html", {"event": event}, status=403)
+
+
+def public_results(view):
+    """Run ``view(request, event, preview, …)`` if the results may be shown."""
+
+    def wrapped(request, slug, **kwargs):
+        try:
+            event, preview = _event(request, slug)
+        except _Hidden:
+            return _hidden(request, slug)
+        return view(request, event, preview, **kwargs)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def base_context(event, preview) -> dict:
+    """What every public results page shows around its own content."""
+    return {
+        "event": event,
+        "preview": preview,
+        "method": event.scoring_method,
+        "unit": figure_unit(event.scoring_method),
+        "sessions": list(event.sessions.order_by("number")),
+    }
