@@ -9,7 +9,6 @@ session page can count the progress; a deal whose cards change is analysed again
 
 from __future__ import annotations
 
-from django.db.models import Q
 from django.utils import timezone
 
 from events.dealing import deal_cards, session_deals
@@ -89,12 +88,3 @@ def session_analyse(session_id: int, deal_ids: list[int] | None = None) -> int:
         if deal_analyse(deal, table=fresh):
             done += 1
     return done
-
-
-def progress(session: Session) -> tuple[int, int]:
-    """(deals analysed, deals with known cards) of the session."""
-    known = Deal.objects.filter(board_set__session=session).exclude(cards="")
-    return (
-        known.filter(~Q(analysed_at=None)).count(),
-        known.count(),
-    )

@@ -22,7 +22,7 @@ from events import dealing
 from events.access import director_event
 from events.forms import apply_service_error
 from events.models import Deal, Session
-from scoring import analysis, hand_records
+from scoring import hand_records
 from scoring.public_access import base_context, public_results
 
 
@@ -150,8 +150,7 @@ def deal_cards_form(request, event, number, deal_pk):
 def analyse(request, event, number):
     """«Проанализировать»: queue the double-dummy analysis of the session's deals."""
     session = _session(event, number)
-    _done, known = analysis.progress(session)
-    if not known:
+    if not dealing.session_cards_state(session).known:
         messages.error(request, _("No deal of this session has known cards yet."))
     else:
         dealing.analysis_queue(session.pk)
