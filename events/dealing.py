@@ -55,7 +55,8 @@ def deal_cards(deal: Deal) -> cards.DealCards | None:
 
 
 def talon_names(dealt: cards.DealCards) -> str:
-    return " ".join(cards.card_name(c) for c in cards.sorted_cards(dealt.talon))
+    """``Deal.talon`` as the sheets store it: names in the suit order S C D H (``"SA H7"``)."""
+    return " ".join(cards.card_name(c) for c in cards.sorted_cards(dealt.talon, (0, 1, 2, 3)))
 
 
 def session_deal(session: Session) -> None:
