@@ -182,7 +182,8 @@ F_HI = 9
 F_N = 10  # the moves to try (in buf[ply])
 F_I = 11  # the one being tried
 F_HAND = 12  # the player's hand before his move
-FRAME = 13
+F_BEST = 13  # the lead that decided this boundary last time (−1: none known)
+FRAME = 14
 
 _ENTER = 0
 _NEXT = 1
@@ -190,10 +191,13 @@ _RETURN = 2
 
 
 @_jit
-def _store(fr, ply, result, tk, tv, gen):
-    """Note what a trick-boundary test found in the table."""
+def _store(fr, ply, result, card, tk, tv, gen):
+    """Note what a trick-boundary test found in the table, and the lead that decided it
+    (``card``; −1 when every lead was tried), to be tried first next time."""
     if fr[ply, F_POS] != 0:
         return
+    if card < 0:
+        card = fr[ply, F_BEST]
     need = fr[ply, F_NEED]
     lo = fr[ply, F_LO]
     hi = fr[ply, F_HI]
@@ -202,7 +206,7 @@ def _store(fr, ply, result, tk, tv, gen):
             lo = need
     elif need - 1 < hi:
         hi = need - 1
-    _tt_put(tk, tv, fr[ply, F_KEY], lo | (hi << 8), gen)
+    _tt_put(tk, tv, fr[ply, F_KEY], lo | (hi << 8) | ((card + 1) << 16), gen)
 
 
 @_jit
@@ -256,7 +260,7 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
                 packed = _tt_get(tk, tv, key, gen)
                 if packed >= 0:
                     lo = packed & 0xFF
-                    hi = packed >> 8
+                    hi = (packed >> 8) & 0xFF
                     if lo >= want:
                         ret = True
                         mode = _RETURN
@@ -267,9 +271,11 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
                         continue
                     fr[ply, F_LO] = lo
                     fr[ply, F_HI] = hi
+                    fr[ply, F_BEST] = (packed >> 16) - 1
                 else:
                     fr[ply, F_LO] = 0
                     fr[ply, F_HI] = left
+                    fr[ply, F_BEST] = -1
             live = fr[ply, F_LIVE]
             led = fr[ply, F_LED]
             wcard = fr[ply, F_WC]
@@ -310,6 +316,16 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
                     buf[ply, j + 1] = buf[ply, j]
                     j -= 1
                 buf[ply, j + 1] = v
+            if pos == 0 and fr[ply, F_BEST] >= 0:
+                # The lead that decided this position before goes first.
+                best = fr[ply, F_BEST]
+                for i in range(n):
+                    if buf[ply, i] & 63 == best:
+                        v = buf[ply, i]
+                        for j in range(i, 0, -1):
+                            buf[ply, j] = buf[ply, j - 1]
+                        buf[ply, 0] = v
+                        break
             fr[ply, F_N] = n
             fr[ply, F_I] = 0
             mode = _NEXT
@@ -318,7 +334,7 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
             i = fr[ply, F_I]
             if i >= fr[ply, F_N]:
                 ret = p != decl
-                _store(fr, ply, ret, tk, tv, gen)
+                _store(fr, ply, ret, -1, tk, tv, gen)
                 mode = _RETURN
                 continue
             pos = fr[ply, F_POS]
@@ -362,7 +378,7 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
             hands[p] = fr[ply, F_HAND]
             if ret == (p == decl):
                 # The declarer found a way, or a defender a refutation: this node is done.
-                _store(fr, ply, ret, tk, tv, gen)
+                _store(fr, ply, ret, buf[ply, fr[ply, F_I]] & 63, tk, tv, gen)
             else:
                 fr[ply, F_I] += 1
                 mode = _NEXT
