@@ -302,7 +302,14 @@ def test_the_director_enters_a_by_hand_deals_cards(director_client, event):
     assert deal.cards_source == "entered"
     names = dealing.deal_cards(deal).as_names()
     assert set(names["N"]) == set(HANDS["hand_N"].split())
-    assert deal.talon == "H8 H7" or set(deal.talon.split()) == {"H8", "H7"}
+    assert deal.talon == "H8 H7"
+    # The dealing sheets of the by-hand session now show this box's pockets.
+    html = director_client.get(
+        reverse("director:dealing_sheets", args=[event.pk, session.number])
+    ).content.decode()
+    pockets = _pockets(html, f"box-1-{deal.code}")
+    assert _pocket_cards(pockets["N"][0]) == _expected(HANDS["hand_N"].split())
+    assert _pocket_cards(pockets["W"][0]) == _expected(["H8", "H7"])
     # The same deal as one PPN string.
     other = Deal.objects.filter(board_set__session=session).order_by("pk")[1]
     answer = director_client.post(_entry_url(event, session, other), {"ppn": deal.cards})
