@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
+from numbers import Integral
 
 import numpy as np
 
@@ -126,13 +127,14 @@ def _check_hands(hands, talon, p: Problems) -> None:
 
 
 def _is_card(card: object) -> bool:
-    return isinstance(card, int) and not isinstance(card, bool) and 0 <= card < DECK_SIZE
+    """A card number 0–31 (an ``int``, or a numpy integer; not a bool)."""
+    return isinstance(card, Integral) and not isinstance(card, bool) and 0 <= card < DECK_SIZE
 
 
 def _mask(cards: Sequence[int]) -> int:
     out = 0
     for card in cards:
-        out |= 1 << card
+        out |= 1 << int(card)
     return out
 
 

@@ -9,9 +9,11 @@ Conventions (see docs/analysis.md):
 - a hand is an ``int`` bitmask of cards (bit ``suit * 8 + rank``, as in :mod:`events.cards`);
 - the three given seats are players 0, 1, 2 in clockwise order; ``nxt[p]`` is the next
   player in play after ``p`` (a lone whister's partner is skipped: his hand is empty);
-- the transposition table maps (cards still in play, leader, declarer, trump) to a lower
-  and an upper bound on the declarer's tricks from there on. The owner of every card is
-  fixed for a whole call, so entries hold across the discards and the two talon cases.
+- the transposition table maps a trick boundary — the relative order of the cards still
+  in play, suit by suit, by owner, with the leader, the declarer and the trump — to a
+  lower and an upper bound on the declarer's tricks from there on, and the lead that
+  decided it. Entries hold across the discards and the two talon cases of one call; an
+  entry of an older call (generation) counts as empty.
 """
 
 from __future__ import annotations
