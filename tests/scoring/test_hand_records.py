@@ -474,3 +474,15 @@ def test_the_analyse_button_is_the_directors_only(client, other_client, event, d
     url = reverse("director:deals_analyse", args=[event.pk, dealt.number])
     assert client.post(url).status_code == 302  # the login page
     assert other_client.post(url).status_code == 404
+
+
+def test_the_pages_read_in_english_too(director_client, event, dealt):
+    director_client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    sheets = director_client.get(reverse("director:dealing_sheets", args=[event.pk, dealt.number]))
+    assert "Dealing sheets" in sheets.content.decode() and "talon" in sheets.content.decode()
+    check = director_client.get(reverse("public:session_check", args=[event.slug, dealt.number]))
+    assert "Dealing check" in check.content.decode()
+    hands = director_client.get(reverse("public:session_hands", args=[event.slug, dealt.number]))
+    body = hands.content.decode()
+    assert "Hand records" in body
+    assert re.search(r"</span> [AKQJ]\b", body)  # the ranks in English letters
