@@ -7,7 +7,8 @@ from django.db import transaction
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from events import boards, clockdoc, dealing as deal_cards
+from events import boards, clockdoc
+from events import dealing as deal_cards
 from events.models import (
     BoardSet,
     Deal,

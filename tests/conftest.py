@@ -159,6 +159,18 @@ def _cache_of_this_run():
 
 
 @pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's language: a management command run in process
+    (``call_command``) deactivates translations and would leave later tests in English."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache(_cache_of_this_run):
     """Each test starts with an empty cache: ids repeat from test to test (rolled back)."""
     from django.core.cache import cache

@@ -449,8 +449,9 @@ def test_every_message_has_both_languages_in_the_one_catalogue():
 
     from scoring.rules import MESSAGES
     from scoring.rules.messages import translated
+    from scoring.solver.messages import MESSAGES as SOLVER_MESSAGES
 
-    for code, en in MESSAGES.items():
+    for code, en in [*MESSAGES.items(), *SOLVER_MESSAGES.items()]:
         ru = translated(en, "ru")
         assert en and ru != en, code
         assert any("а" <= ch <= "я" for ch in ru.lower()), code
