@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from events.dealing import deal_cards, session_deals
 from events.models import Deal, Session
-from scoring.hand_records import fouled_from, position_key
+from scoring.boxes import deal_play_versions
+from scoring.hand_records import position_key
 from scoring.models import ScoreSheet
 
 
@@ -25,14 +26,14 @@ def _solver():
 
 def _sheets_positions(deal: Deal) -> set[str]:
     """The positions the tables played with the cards as dealt (version 1): a fouled box's
-    later plays are played with other cards (docs/game.md §2.7)."""
-    fouled = fouled_from(deal)
+    later plays are played with other cards (docs/game.md §2.7, the comparison's rule)."""
+    versions = deal_play_versions(deal)
     sheets = ScoreSheet.objects.filter(deal=deal, current__isnull=False).select_related(
         "current", "play__round"
     )
     keys = set()
     for sheet in sheets:
-        if fouled is not None and sheet.play.round.number >= fouled:
+        if versions.get(sheet.play_id, 1) != 1:
             continue
         key = position_key((sheet.current.result or {}).get("sheet"))
         if key:

@@ -287,9 +287,13 @@ def talon_recorded(play: TablePlay, deal: Deal, talon) -> None:
 # --- «коробка не совпадает» ---------------------------------------------------------------------
 
 
-def deal_page(play: TablePlay, deal: Deal, *, typed=None, errors=None) -> dict:
+def deal_page(
+    play: TablePlay, deal: Deal, *, played: bool = False, typed=None, errors=None
+) -> dict:
     """What a table's deal page shows of its box: the talon of the version it plays, once
-    known; its reports and how they were decided; the report form (what was typed, its
+    known and once this table has played the deal (``played``: its sheet is written; the
+    phone lies on the table during the auction, and a dealt box's talon is known from the
+    start, so it is never shown before the play — docs/game.md §2.7); its reports and how they were decided; the report form (what was typed, its
     problems). One query when the deal was never fouled nor reported by this table: the
     deal's talon is read fresh (another table may have just recorded it), the rest only
     when there is something to show."""
@@ -313,7 +317,7 @@ def deal_page(play: TablePlay, deal: Deal, *, typed=None, errors=None) -> dict:
             BoxReport.objects.filter(play=play, deal=deal).order_by("-reported_at", "-pk")
         )
     return {
-        "known_talon": known_talon(now, version, versions),
+        "known_talon": known_talon(now, version, versions) if played else None,
         "card_version": version,
         "box_reports": reports,
         "report_kinds": BoxReport.Kind.choices,

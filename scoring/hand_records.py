@@ -13,7 +13,7 @@ from django.utils.translation import pgettext
 
 from events import cards
 from events.dealing import deal_cards, session_deals
-from events.models import Deal, DealVersion, Event, Seat, Session, TablePlay
+from events.models import Deal, Event, Seat, Session, TablePlay
 
 SUIT_KEYS = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
 RED = {2, 3}
@@ -201,29 +201,18 @@ def session_text(event: Event, session: Session) -> str:
 # --- the pages that show a deal ---------------------------------------------------------------
 
 
-def fouled_from(deal: Deal) -> int | None:
-    """The first round played with other cards than dealt (a fouled box), if any."""
-    return (
-        DealVersion.objects.filter(deal=deal)
-        .order_by("from_play__round__number")
-        .values_list("from_play__round__number", flat=True)
-        .first()
-    )
-
-
 def traveller_hands(found, event: Event):
     """The traveller's hand record; each row gets ``by_cards``: the declarer's tricks the
     cards allowed in the position that table played (None when not known)."""
     deal = found.deal
     record = hand_record(deal, event)
-    fouled = fouled_from(deal) if record else None
     for row in found.rows:
         row.by_cards = None
         if record is None or row.sheet is None or row.sheet.current is None:
             continue
-        if fouled is not None and row.play.round.number >= fouled:
-            continue
-        if getattr(row, "version", None) not in (None, 1):  # played with other cards
+        # A fouled box's version other than the first was played with other cards
+        # (docs/game.md §2.7: the same rule as the comparison's).
+        if getattr(row, "version", None) not in (None, 1):
             continue
         row.by_cards = by_cards(deal, row.sheet.current.result)
     return record

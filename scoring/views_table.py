@@ -398,7 +398,7 @@ def deal_form(request, key, number, round_number=None, *, report=None):
             "cancel_url": ctx["round_url"],
             "storage_key": f"sheet:{table.key}:{play.round.number}:{deal.number}",
             # The box (docs/game.md §2.7): the known talon, «the box does not match».
-            **boxes.deal_page(play, deal, **(report or {})),
+            **boxes.deal_page(play, deal, played=sheet is not None, **(report or {})),
             "report_url": reverse(
                 "table:box_report", args=[table.key, play.round.number, deal.number]
             ),

@@ -17,7 +17,14 @@ from scoring.compare.versions import Fouling, PlayAt, play_versions
 from scoring.console import console_state
 from scoring.models import DealScore, ScoreSheet, TablePlay
 from scoring.rules.messages import MESSAGES
-from tests.factories import THREE_DIAMONDS, THREE_DIAMONDS_FORM, deal_of, play_of, start
+from tests.factories import (
+    THREE_DIAMONDS,
+    THREE_DIAMONDS_FORM,
+    deal_of,
+    play_of,
+    seat_players,
+    start,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -196,6 +203,11 @@ def test_the_known_talon_is_shown_to_later_tables_only(client, session15, direct
     assert 'id="known-talon"' not in client.get(_deal_url(first)).content.decode()
     services.sheet_record(first, deal_of(first, 1), _with(TALON), by_user=director)
     start(second.round)
+    # Not before the next table has played the deal: the phone lies on the table during
+    # the auction.
+    page = client.get(_deal_url(second))
+    assert page.context["known_talon"] is None and 'id="known-talon"' not in page.content.decode()
+    services.sheet_record(second, deal_of(second, 1), _with(TALON), by_user=director)
     page = client.get(_deal_url(second))
     assert page.context["known_talon"].shown == "♠A ♥7"
     body = page.content.decode()
@@ -204,10 +216,20 @@ def test_the_known_talon_is_shown_to_later_tables_only(client, session15, direct
     assert 'id="known-talon"' not in client.get(_deal_url(second, 2)).content.decode()
 
 
+def test_a_dealt_boxs_talon_is_not_on_the_phone_before_the_play(client, event, director):
+    session = seat_players(event, 15, dealing="app")
+    play = play_of(session, 1, 1)
+    start(play.round)
+    assert deal_of(play, 1).cards  # known from the start
+    body = client.get(_deal_url(play)).content.decode()
+    assert 'id="known-talon"' not in body
+
+
 def test_the_known_talon_reads_in_the_tables_language(client, session15, director):
     _ru("The talon of this deal: %(cards)s — separate it after the play and check the box.")
     first, second = _plays_of_set(session15, 1)[:2]
     services.sheet_record(first, deal_of(first, 1), _with(TALON), by_user=director)
+    services.sheet_record(second, deal_of(second, 1), _with(TALON), by_user=director)
     start(second.round)
     body = client.get(_deal_url(second)).content.decode()
     assert "Прикуп этой сдачи:" in body and "отделите его после игры и проверьте коробку" in body
@@ -397,6 +419,7 @@ def test_a_fouled_version_has_its_own_known_talon(director_client, client, sessi
     assert "talon" in _errors(plays[1], deal_of(plays[1], 1), _with(["D8", "CK"]))
     services.sheet_check(plays[3], deal_of(plays[3], 1), _with(["D8", "CK"]))
     assert "talon" in _errors(plays[3], deal_of(plays[3], 1), _with(TALON))
+    services.sheet_record(plays[3], deal_of(plays[3], 1), _with(["D8", "CK"]), by_user=director)
     start(plays[3].round)
     page = client.get(_deal_url(plays[3]))
     assert page.context["known_talon"].shown == "♣K ♦8" and page.context["card_version"] == 2
