@@ -30,7 +30,6 @@ def _fits(page, selector):
 
 @pytest.mark.parametrize("device", ["laptop", "phone"])
 def test_dealing_sheets_and_hand_record_read_well(live_server, event, request, shot, device):
-    pytest.importorskip("scoring.solver")
     page = request.getfixturevalue(device)
     width = "1280" if device == "laptop" else "360"
     session = seat_players(event, 15, dealing="app")

@@ -11,7 +11,7 @@ from django.urls import reverse
 from events import dealing
 from events.models import Deal
 from events.services import event_set_results_public
-from scoring import services
+from scoring import services, solver
 from tests.factories import deal_of, entry_at, finish, play_of, seat_players, start
 
 pytestmark = [
@@ -19,8 +19,6 @@ pytestmark = [
     pytest.mark.xdist_group("celery"),
     pytest.mark.slow,
 ]
-
-solver = pytest.importorskip("scoring.solver")
 
 
 def _until(check, timeout: float = 60.0):
