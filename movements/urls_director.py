@@ -10,6 +10,7 @@ from movements import views
 per_event = [
     path("movement/", views.plan, name="plan"),
     path("sessions/<int:number>/", views.session_detail, name="session"),
+    path("sessions/<int:number>/analysis.json", views.session_analysis, name="session_analysis"),
     path("sessions/<int:number>/tables/", views.table_cards, name="table_cards"),
     path(
         "sessions/<int:number>/participants/",

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import Count
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -425,6 +425,29 @@ def _session_context(event, session, rooms_seating, form):
         "sessions": _sessions(event),
         "cards_state": dealing.session_cards_state(session),
     }
+
+
+def analysis_text(state: dealing.CardsState) -> str:
+    return ngettext(
+        "Analysis: %(done)s of %(counter)s deal",
+        "Analysis: %(done)s of %(counter)s deals",
+        state.known,
+    ) % {"done": state.analysed, "counter": state.known}
+
+
+@director_event
+def session_analysis(request, event, number):
+    """The analysis' progress, for the session page to follow without a reload: three
+    counts of one session, read by the director's page every few seconds while it runs."""
+    state = dealing.session_cards_state(_session(event, number))
+    return JsonResponse(
+        {
+            "known": state.known,
+            "analysed": state.analysed,
+            "analysing": state.analysing,
+            "text": analysis_text(state),
+        }
+    )
 
 
 @director_event

@@ -117,6 +117,10 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     shown_hash = desk.locator("#seed-hash").inner_text().strip()
     assert re.fullmatch(r"[0-9a-f]{64}", shown_hash)
     expect(desk.locator("#seed")).to_have_count(0)  # the seed stays secret until published
+    # The worker analyses the boxes meanwhile; the page follows it without a reload.
+    expect(desk.locator("#analysis-progress")).to_contain_text(
+        "Анализ: 15 из 15 сдач", timeout=60_000
+    )
 
     # The dealing sheets print: every box, each pocket, as a PDF of A4 pages.
     desk.get_by_role("link", name="Листы раскладки").click()

@@ -7,7 +7,9 @@ import hashlib
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from events import dealing
 from events.models import Deal, Session
@@ -486,3 +488,24 @@ def test_the_pages_read_in_english_too(director_client, event, dealt):
     body = hands.content.decode()
     assert "Hand records" in body
     assert re.search(r"</span> [AKQJ]\b", body)  # the ranks in English letters
+
+
+def test_the_session_page_follows_the_analysis_from_its_counts(
+    director_client, other_client, event, dealt
+):
+    url = reverse("director:session_analysis", args=[event.pk, dealt.number])
+    page = director_client.get(reverse("director:session", args=[event.pk, dealt.number]))
+    assert f'data-progress-url="{url}"' in page.content.decode()  # nothing analysed yet
+    doc = director_client.get(url).json()
+    assert doc == {
+        "known": 15,
+        "analysed": 0,
+        "analysing": True,
+        "text": "Анализ: 0 из 15 сдач",
+    }
+    Deal.objects.filter(board_set__session=dealt).update(analysed_at=timezone.now())
+    assert director_client.get(url).json()["analysing"] is False
+    page = director_client.get(reverse("director:session", args=[event.pk, dealt.number]))
+    assert "data-progress-url" not in page.content.decode()
+    assert Client().get(url).status_code == 302  # the login page
+    assert other_client.get(url).status_code == 404
