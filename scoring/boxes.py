@@ -179,10 +179,16 @@ class KnownTalon:
 
 
 def _cards_talon(ppn: str, seats: str) -> tuple[int, ...] | None:
+    """The talon of known cards, in the order every talon here is kept (TALON_ORDER)."""
     try:
-        return tuple(from_ppn(ppn, seats).talon)
+        return sorted_talon(from_ppn(ppn, seats).talon)
     except CardError:
         return None
+
+
+def _same_cards(a, b) -> bool:
+    """Two talons are the same cards whatever their order."""
+    return a is not None and b is not None and frozenset(a) == frozenset(b)
 
 
 def known_talon(
@@ -215,9 +221,9 @@ def _others_carry(deal: Deal, play: TablePlay, known: KnownTalon, versions) -> b
         .exclude(play=play)
         .values_list("play_id", "current__data")
     ):
-        if of_version.get(play_id, 1) == known.version and parse_talon(
-            (data or {}).get("talon")
-        ) == tuple(known.cards):
+        if of_version.get(play_id, 1) == known.version and _same_cards(
+            parse_talon((data or {}).get("talon")), known.cards
+        ):
             return True
     return False
 
@@ -241,7 +247,7 @@ def talon_problem(play: TablePlay, deal: Deal, talon) -> None:
         return
     versions = deal_versions(deal)
     known = known_talon(deal, play_version(play, deal, versions), versions)
-    if known is None or tuple(known.cards) == tuple(sorted_talon(talon)):
+    if known is None or _same_cards(known.cards, talon):
         return
     if known.source == SOURCE_SHEET and not _others_carry(deal, play, known, versions):
         return  # only this table's own earlier typing: it may correct it
@@ -273,7 +279,7 @@ def talon_recorded(play: TablePlay, deal: Deal, talon) -> None:
             return
         row.talon = DealVersion.objects.filter(pk=row.pk).values_list("talon", flat=True).get()
     known = known_talon(deal, version, versions)
-    if known is None or tuple(known.cards) == tuple(sorted_talon(talon)):
+    if known is None or _same_cards(known.cards, talon):
         return
     if known.source == SOURCE_SHEET and not _others_carry(deal, play, known, versions):
         if version == 1:

@@ -529,3 +529,22 @@ def test_the_api_traveller_gives_each_tables_version(director_client, client, se
     body = director_client.get(f"/api/v1/events/{session15.event.pk}/deals/{deal.pk}/traveller/")
     assert body.status_code == 200, body.content
     assert [t["version"] for t in body.json()["tables"]] == [1, 1, 1, 2, 2]
+
+
+def test_a_dealt_boxs_own_talon_is_accepted_in_any_order(event, director):
+    """The known talon from the dealt cards and the sheet's talon are the same cards
+    whatever order each is kept in (a talon of two suits, both orders typed)."""
+    session = seat_players(event, 15, dealing="app")
+    plays = _plays_of_set(session, 1)
+    deal = deal_of(plays[0], 1)
+    seats = deal.active_seats
+    # The talon: S7 and HA, two suits; PPN keeps it hearts first.
+    every = [c for c in range(32) if c not in (0, 31)]
+    dealt = check_deal(seats, [every[0:10], every[10:20], every[20:30]], [31, 0])
+    assert dealt.ppn()[-2:] == "O1"
+    type(deal).objects.filter(pk=deal.pk).update(cards=dealt.ppn(), talon="")
+    for play, typed in zip(plays[:2], (["S7", "HA"], ["HA", "S7"]), strict=True):
+        start(play.round)
+        services.sheet_check(play, deal_of(play, 1), _with(typed))
+        services.sheet_record(play, deal_of(play, 1), _with(typed), by_user=director)
+    assert "talon" in _errors(plays[2], deal_of(plays[2], 1), _with(["S7", "H7"]))
