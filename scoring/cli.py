@@ -52,10 +52,12 @@ class JsonCommand(BaseCommand):
             "--lang", choices=["ru", "en"], default="ru", help="language of error messages"
         )
 
+    def answer(self, text: str, lang: str) -> tuple[bool, object]:
+        """(ok, the answer or ``{"errors": …}``) for the request ``text``."""
+        return answer_json_text(text, type(self).answer_one, lang)
+
     def handle(self, *args, **options):
-        ok, answer = answer_json_text(
-            read_input(options["file"]), type(self).answer_one, options["lang"]
-        )
+        ok, answer = self.answer(read_input(options["file"]), options["lang"])
         if options["json"]:
             self.stdout.write(dump_json(answer, self.stdout))
         elif not ok:

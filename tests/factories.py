@@ -108,3 +108,22 @@ def finish(rnd):
     rounds.round_end_now(rnd)
     rnd.refresh_from_db()
     return rnd
+
+
+#: Speaking order from first hand at a 3-player table (docs/game.md §5.2).
+SPEAKING_ORDER_3 = {"N": "NES", "E": "ESN", "S": "SNE"}
+
+
+def varied_result(table: int, round_no: int, deal_no: int, first_hand: str) -> dict:
+    """A different, valid result at every table of a 3-player room: first hand declares
+    «раз» in spades, the next seat whists, the last passes; the declarer's tricks vary from
+    5 to 8 with the table, the round and the deal."""
+    declarer, whister, passer = SPEAKING_ORDER_3[first_hand]
+    taken = 5 + (3 * table + 2 * deal_no + round_no) % 4
+    return {
+        "declarer": declarer,
+        "contract": "one",
+        "trump": "spades",
+        "defenders": {whister: "whist", passer: "pass"},
+        "tricks": {declarer: taken, whister: 10 - taken},
+    }

@@ -28,3 +28,31 @@ def new_event_with_players(page, name: str, date: str, csv_file, count: int):
     page.get_by_role("button", name=f"Добавить {count} игроков").click()
     expect(page.get_by_text(f"Добавлено {count} игроков.")).to_be_visible()
     return Event.objects.get(name=name)
+
+
+def new_phone(browser):
+    """A phone's page (360 px, Russian, touch) and its context, to close after."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale="ru-RU", is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def new_laptop(browser, height: int = 860):
+    """A laptop's page (1280 px, Russian) and its context, to close after."""
+    context = browser.new_context(viewport={"width": 1280, "height": height}, locale="ru-RU")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def drawn_event(page, base: str, csv_file, name: str, date: str, count: int):
+    """The director logs in, makes an event with ``count`` players from ``csv_file`` and
+    draws their numbers. Returns the event."""
+    login(page, base)
+    event = new_event_with_players(page, name, date, csv_file, count)
+    page.get_by_role("button", name="Разыграть номера").click()
+    expect(page.get_by_text("Номера разыграны с ключом")).to_be_visible()
+    return event

@@ -18,9 +18,9 @@ from events import cards
 from events.models import DealVersion, Entry, Seat
 from scoring import rules, services, solver
 from scoring.models import Deal, ScoreSheet, TablePlay
-from tests.browser.helpers import login, new_event_with_players
+from tests.browser.helpers import drawn_event, new_laptop, new_phone
 from tests.events.test_cards import _independent_deal
-from tests.factories import finish, start
+from tests.factories import finish, start, varied_result
 
 pytestmark = [
     pytest.mark.browser,
@@ -30,21 +30,7 @@ pytestmark = [
 ]
 
 CSV = "Фамилия;Имя;Клуб\n" + "".join(f"Картов{i:02d};Пётр;Клуб {i % 3}\n" for i in range(1, 16))
-ORDER = {"N": "NES", "E": "ESN", "S": "SNE"}  # speaking order from first hand (3 players)
-
-
-def sheet_data(table: int, round_no: int, deal_no: int, first_hand: str) -> dict:
-    """A different valid result at every table: first hand «раз» in spades, the next seat
-    whists, the last passes; the declarer takes 5 to 8 tricks."""
-    declarer, whister, passer = ORDER[first_hand]
-    taken = 5 + (3 * table + 2 * deal_no + round_no) % 4
-    return {
-        "declarer": declarer,
-        "contract": "one",
-        "trump": "spades",
-        "defenders": {whister: "whist", passer: "pass"},
-        "tricks": {declarer: taken, whister: 10 - taken},
-    }
+RANKS_RU = ("7", "8", "9", "10", "В", "Д", "К", "Т")
 
 
 def tap(page, name: str, card: str) -> None:
@@ -63,6 +49,15 @@ def fill_on_phone(page, data: dict, talon: list[str]) -> None:
         page.select_option(f"#id_defence_{seat}", decision)
     for seat in "NES":
         page.fill(f"#id_tricks_{seat}", str(data["tricks"].get(seat, "")))
+
+
+def assert_hand_shown(pocket, hand) -> None:
+    """The pocket shows each suit's cards, ace first, with the Russian rank letters."""
+    text = re.sub(r"\s+", "", pocket.inner_text())
+    for suit, held in cards.by_suit(hand).items():
+        if held:
+            line = cards.SUIT_SYMBOLS[suit] + "".join(RANKS_RU[cards.rank_of(c)] for c in held)
+            assert line in text, (line, text)
 
 
 def until(check, timeout=90.0):
@@ -95,15 +90,10 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     worker_factory()  # the analysis and the clock run on a real worker
     director = django_user_model.objects.create_user(username="judge", password="s3cret-pass-1")
     base = live_server.url
-    desk_ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="ru-RU")
-    desk = desk_ctx.new_page()
-    desk.set_default_timeout(15_000)
-    login(desk, base)
+    desk_ctx, desk = new_laptop(browser)
     csv_file = tmp_path / "игроки.csv"
     csv_file.write_bytes(CSV.encode("utf-8"))
-    event = new_event_with_players(desk, "Кубок раздачи", "2026-12-19", csv_file, 15)
-    desk.get_by_role("button", name="Разыграть номера").click()
-    expect(desk.get_by_text("Номера разыграны с ключом")).to_be_visible()
+    event = drawn_event(desk, base, csv_file, "Кубок раздачи", "2026-12-19", 15)
 
     # The director has the app deal the boxes.
     desk.get_by_role("link", name="Планировщик движения").click()
@@ -129,13 +119,8 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     deal11 = Deal.objects.get(board_set__session=session, board_set__number=1, number=1)
     dealt = cards.from_ppn(deal11.cards, deal11.active_seats)
     first_box = boxes.first
-    ranks_ru = ("7", "8", "9", "10", "В", "Д", "К", "Т")
     for seat, hand in dealt.by_seat():
-        text = re.sub(r"\s+", "", first_box.locator(f".pocket.pos-{seat}").inner_text())
-        for suit, held in cards.by_suit(hand).items():
-            if held:
-                line = cards.SUIT_SYMBOLS[suit] + "".join(ranks_ru[cards.rank_of(c)] for c in held)
-                assert line in text, (seat, line, text)
+        assert_hand_shown(first_box.locator(f".pocket.pos-{seat}"), hand)
     expect(first_box.locator(".pocket.pos-W")).to_contain_text("прикуп")
     desk.emulate_media(media="print")
     shot(desk, "cards-day-01-dealing-sheets-print")
@@ -144,11 +129,7 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 2
 
     # Round 1: the table that plays set 1 records deal 1.1 with the talon on its phone.
-    phone_ctx = browser.new_context(
-        viewport={"width": 360, "height": 740}, locale="ru-RU", is_mobile=True, has_touch=True
-    )
-    phone = phone_ctx.new_page()
-    phone.set_default_timeout(15_000)
+    phone_ctx, phone = new_phone(browser)
     plays = list(
         TablePlay.objects.filter(round__room=room, board_set__number=1)
         .select_related("round", "table")
@@ -157,7 +138,7 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     assert [p.round.number for p in plays] == [1, 2, 3, 4, 5]
     talon = [cards.card_name(c) for c in dealt.talon]
     start(plays[0].round)
-    data = sheet_data(plays[0].table.number, 1, 1, deal11.first_hand)
+    data = varied_result(plays[0].table.number, 1, 1, deal11.first_hand)
     phone.goto(f"{base}/t/{plays[0].table.key}/rounds/1/deals/1/")
     fill_on_phone(phone, data, talon)
     phone.get_by_role("button", name="Проверить").click()
@@ -179,7 +160,7 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
             for deal in play.board_set.deals.order_by("number"):
                 if deal.pk == deal11.pk:
                     continue
-                sheet = sheet_data(play.table.number, round_no, deal.number, deal.first_hand)
+                sheet = varied_result(play.table.number, round_no, deal.number, deal.first_hand)
                 services.sheet_record(play, deal, sheet, by_user=director)
                 written.setdefault((play.board_set.number, deal.number), {})[play.pk] = sheet
 
@@ -189,7 +170,7 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     # Round 2: the next table finds another talon in the box (a card of N's hand in it).
     start(plays[1].round)
     found = [talon[0], cards.card_name(dealt.hand(dealt.seats[0])[0])]
-    data2 = sheet_data(plays[1].table.number, 2, 1, deal11.first_hand)
+    data2 = varied_result(plays[1].table.number, 2, 1, deal11.first_hand)
     desk.goto(f"{base}/director/events/{event.pk}/rooms/{room.pk}/")
     phone.goto(f"{base}/t/{plays[1].table.key}/rounds/2/deals/1/")
     expect(phone.locator("#known-talon")).to_have_count(0)  # not shown before the play
@@ -229,7 +210,7 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     # Rounds 3–5: the later tables play version 2 (its talon) and all other deals.
     for play in plays[2:]:
         start(play.round)
-        sheet = sheet_data(play.table.number, play.round.number, 1, deal11.first_hand)
+        sheet = varied_result(play.table.number, play.round.number, 1, deal11.first_hand)
         services.sheet_record(play, deal11, sheet | {"talon": found}, by_user=director)
         written[(1, 1)][play.pk] = sheet
         write_round(play.round.number)
@@ -267,8 +248,7 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
                     if (set_no, deal_no) == (1, 1):
                         per_row.setdefault(p, {})[pocket] = pct
 
-    public = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ru-RU").new_page()
-    public.set_default_timeout(15_000)
+    public_ctx, public = new_laptop(browser, 900)
     public.goto(f"{base}/e/{event.slug}/results/sessions/1/")
     rows = public.locator("#standings tbody tr")
     expect(rows).to_have_count(15)
@@ -310,11 +290,7 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     record = public.locator("#hand-record")
     expect(record).to_be_visible()
     for seat, hand in dealt.by_seat():
-        text = re.sub(r"\s+", "", record.locator(f".pocket.pos-{seat}").inner_text())
-        for suit, held in cards.by_suit(hand).items():
-            if held:
-                line = cards.SUIT_SYMBOLS[suit] + "".join(ranks_ru[cards.rank_of(c)] for c in held)
-                assert line in text, (seat, line, text)
+        assert_hand_shown(record.locator(f".pocket.pos-{seat}"), hand)
     table = solver.deal_table({s: list(h) for s, h in dealt.by_seat()}, list(dealt.talon))
     first = dealt.seats[0]
     assert deal11.analysis[first]["spades"] == table[first]["spades"]
@@ -335,5 +311,5 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     assert set(talon) == talon_again
     shot(public, "cards-day-06-dealing-check")
 
-    for ctx in (desk_ctx, phone_ctx, public.context):
+    for ctx in (desk_ctx, phone_ctx, public_ctx):
         ctx.close()

@@ -12,6 +12,7 @@ from scoring import rules
 from scoring.compare import matchpoints
 from scoring.models import Deal, TablePlay
 from tests.browser.helpers import login, new_event_with_players
+from tests.factories import varied_result
 
 pytestmark = [
     pytest.mark.browser,
@@ -21,21 +22,6 @@ pytestmark = [
 ]
 
 CSV = "Фамилия;Имя;Клуб\n" + "".join(f"Игроков{i:02d};Игорь;Клуб {i % 3}\n" for i in range(1, 16))
-ORDER = {"N": "NES", "E": "ESN", "S": "SNE"}  # speaking order from first hand (3 players)
-
-
-def deal_data(table: int, round_no: int, deal_no: int, first_hand: str) -> dict:
-    """A different, valid result at every table: first hand declares «раз» in spades, the
-    next seat whists, the last passes; the declarer's tricks vary from 5 to 8."""
-    declarer, whister, passer = ORDER[first_hand]
-    taken = 5 + (3 * table + 2 * deal_no + round_no) % 4
-    return {
-        "declarer": declarer,
-        "contract": "one",
-        "trump": "spades",
-        "defenders": {whister: "whist", passer: "pass"},
-        "tricks": {declarer: taken, whister: 10 - taken},
-    }
 
 
 def fill_sheet(page, data: dict) -> None:
@@ -53,7 +39,7 @@ def enter_round(page, base, room, round_no: int, sheets: dict, *, wrong_first=Fa
     for table in room.tables.order_by("number"):
         play = TablePlay.objects.get(round__room=room, round__number=round_no, table=table)
         for deal in play.board_set.deals.order_by("number"):
-            data = deal_data(table.number, round_no, deal.number, deal.first_hand)
+            data = varied_result(table.number, round_no, deal.number, deal.first_hand)
             page.goto(f"{base}/t/{table.key}/deals/{deal.number}/?as=N")
             if wrong_first:
                 wrong_first = False
@@ -253,7 +239,7 @@ def test_the_deal_data_is_valid_for_the_core():
     for table in range(1, 6):
         for round_no in (1, 2):
             for deal_no, first in enumerate("NES", start=1):
-                data = deal_data(table, round_no, deal_no, first)
+                data = varied_result(table, round_no, deal_no, first)
                 assert "scores" in rules.settle_json(
                     {"rules": {"pot": "fixed", "stake": 100}, **data}
                 )

@@ -18,7 +18,7 @@ from events.models import Entry, Round, Seat
 from scoring import compare, display, rules
 from scoring.models import Deal, ScoreSheet, TablePlay
 from tests.browser.a11y import check_page
-from tests.browser.helpers import login, new_event_with_players
+from tests.browser.helpers import drawn_event, new_laptop
 
 pytestmark = [
     pytest.mark.browser,
@@ -166,17 +166,12 @@ def test_the_26_player_event_on_phones(
     worker_factory()  # the clock's worker, on the suite's broker
     django_user_model.objects.create_user(username="judge", password="s3cret-pass-1")
     base = live_server.url
-    director = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ru-RU")
-    page = director.new_page()
-    page.set_default_timeout(15_000)
+    director, page = new_laptop(browser, 900)
 
     # Setup: the event, 26 players from a Windows-1251 file, the draw, the planner.
-    login(page, base)
     csv_file = tmp_path / "26.csv"
     csv_file.write_bytes(CSV.encode("cp1251"))
-    event = new_event_with_players(page, "Кубок двух комнат", "2026-12-19", csv_file, 26)
-    page.get_by_role("button", name="Разыграть номера").click()
-    expect(page.get_by_text("Номера разыграны с ключом")).to_be_visible()
+    event = drawn_event(page, base, csv_file, "Кубок двух комнат", "2026-12-19", 26)
     page.get_by_role("link", name="Планировщик движения").click()
     expect(page.locator("label.option").first).to_contain_text("13 + 13")
     shot(page, "day26-01-planner")

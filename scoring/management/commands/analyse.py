@@ -13,10 +13,8 @@ See docs/analysis.md.
 
 from __future__ import annotations
 
-from django.core.management.base import CommandError
-
 from events.cards import SUIT_NAMES, SUIT_SYMBOLS
-from scoring.cli import JsonCommand, dump_json, read_input, readable_errors
+from scoring.cli import JsonCommand
 
 
 def _readable_position(answer: dict, lang: str) -> str:
@@ -53,20 +51,11 @@ class Command(JsonCommand):
     # A pure computation: the project's checks (URLs, models) are not needed to answer.
     requires_system_checks = []
 
-    def handle(self, *args, **options):
+    def answer(self, text: str, lang: str) -> tuple[bool, object]:
         # Imported here: numpy and the compiled engine load only when a position is analysed.
         from scoring.solver.json_io import answer_json_text
 
-        ok, answer = answer_json_text(read_input(options["file"]), lang=options["lang"])
-        if options["json"]:
-            self.stdout.write(dump_json(answer, self.stdout))
-        elif not ok:
-            self.stdout.write(readable_errors(answer["errors"]))
-        else:
-            many = isinstance(answer, list)
-            self.stdout.write(self.readable(answer if many else [answer], options["lang"], many))
-        if not ok:
-            raise CommandError("the input breaks the rules: see the errors above", returncode=1)
+        return answer_json_text(text, lang=lang)
 
     def readable(self, answers, lang, many):
         return "\n\n".join(
