@@ -127,3 +127,17 @@ def varied_result(table: int, round_no: int, deal_no: int, first_hand: str) -> d
         "defenders": {whister: "whist", passer: "pass"},
         "tricks": {declarer: taken, whister: 10 - taken},
     }
+
+
+def wait_until(check, timeout: float = 15.0, step: float = 0.1):
+    """``check()``'s first true answer within ``timeout`` seconds (a worker's work seen from
+    a test), else its last answer."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(step)
+    return check()

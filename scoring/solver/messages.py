@@ -11,17 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from events.catalogue import gettext_noop, translated
+from scoring.rules.messages import MESSAGES as RULES_MESSAGES
+
+#: The input's shape is worded as the rules core words it (the same msgids).
+_SHAPE = ("json", "empty", "not_object", "not_list", "required", "unknown_field", "seat", "choice")
 
 MESSAGES: dict[str, str] = {
-    # the shape of the input (the same texts as the rules core's)
-    "json": gettext_noop("cannot parse JSON: {detail}"),
-    "empty": gettext_noop("empty input: JSON expected"),
-    "not_object": gettext_noop("a JSON object is expected"),
-    "not_list": gettext_noop("a list is expected"),
-    "required": gettext_noop("this field is required"),
-    "unknown_field": gettext_noop("unknown field"),
-    "seat": gettext_noop("«{value}» is not a seat; seats are W, N, E, S"),
-    "choice": gettext_noop("«{value}» is not allowed; use one of: {choices}"),
+    **{code: RULES_MESSAGES[code] for code in _SHAPE},
     # the position
     "hand_count": gettext_noop("give the hands of three seats, not {count}"),
     "unknown_card": gettext_noop(

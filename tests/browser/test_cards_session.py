@@ -8,7 +8,6 @@ hash shown before the session."""
 
 import hashlib
 import re
-import time
 from fractions import Fraction
 
 import pytest
@@ -20,7 +19,7 @@ from scoring import rules, services, solver
 from scoring.models import Deal, ScoreSheet, TablePlay
 from tests.browser.helpers import drawn_event, new_laptop, new_phone
 from tests.events.test_cards import _independent_deal
-from tests.factories import finish, start, varied_result
+from tests.factories import finish, start, varied_result, wait_until
 
 pytestmark = [
     pytest.mark.browser,
@@ -58,15 +57,6 @@ def assert_hand_shown(pocket, hand) -> None:
         if held:
             line = cards.SUIT_SYMBOLS[suit] + "".join(RANKS_RU[cards.rank_of(c)] for c in held)
             assert line in text, (line, text)
-
-
-def until(check, timeout=90.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.5)
-    return False
 
 
 def matchpoint_percents(scores: list[Fraction], expected: int) -> list[Fraction]:
@@ -264,8 +254,10 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     shot(public, "cards-day-04-standings")
 
     # The traveller of deal 1.1: the versions apart, each row's figures as computed.
-    assert until(
-        lambda: Deal.objects.filter(board_set__session=session, analysis__isnull=True).count() == 0
+    assert wait_until(
+        lambda: Deal.objects.filter(board_set__session=session, analysis__isnull=True).count() == 0,
+        90.0,
+        0.5,
     ), "the worker analyses every deal"
     deal11.refresh_from_db()
     public.goto(f"{base}/e/{event.slug}/results/deals/{deal11.pk}/")

@@ -1,29 +1,25 @@
 """After a sheet is saved, the worker brings the deal's comparison and the players' totals up
 to date before anyone asks (the save itself returns without that work)."""
 
-import time
-
 import pytest
 
 from scoring import player_page, services, standings
 from scoring.models import DealScore, SessionTotal
-from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, seat_players, start
+from tests.factories import (
+    THREE_DIAMONDS,
+    deal_of,
+    entry_at,
+    play_of,
+    seat_players,
+    start,
+    wait_until,
+)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.xdist_group("celery"),
     pytest.mark.slow,
 ]
-
-
-def _until(check, timeout: float = 15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.1)
-    return check()
 
 
 def test_the_worker_scores_the_saved_deal_before_anyone_reads_the_standings(
@@ -39,7 +35,7 @@ def test_the_worker_scores_the_saved_deal_before_anyone_reads_the_standings(
     services.sheet_record(play, deal, THREE_DIAMONDS, by_entry=north)
 
     # Nobody reads the standings: the worker brings the cached figures up to date itself.
-    assert _until(lambda: not type(deal).objects.get(pk=deal.pk).scores_stale), (
+    assert wait_until(lambda: not type(deal).objects.get(pk=deal.pk).scores_stale), (
         celery_worker_process.log_path.read_text()[-3000:]
     )
     assert DealScore.objects.filter(deal=deal).count() == 3

@@ -3,8 +3,6 @@ created, when a deal's cards are entered and by the session page's «Проан�
 fills each deal's table one deal at a time (the session page counts them) and, for each
 table's sheet, what the cards allowed in the position it played."""
 
-import time
-
 import pytest
 from django.urls import reverse
 
@@ -12,7 +10,7 @@ from events import dealing
 from events.models import Deal
 from events.services import event_set_results_public
 from scoring import services, solver
-from tests.factories import deal_of, entry_at, finish, play_of, seat_players, start
+from tests.factories import deal_of, entry_at, finish, play_of, seat_players, start, wait_until
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -21,14 +19,8 @@ pytestmark = [
 ]
 
 
-def _until(check, timeout: float = 60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    return check()
+def until(check):
+    return wait_until(check, 60.0, 0.2)
 
 
 def _analysed(session):
@@ -40,7 +32,7 @@ def test_the_worker_analyses_an_app_dealt_session_deal_by_deal(
     celery_worker_process, event, director_client
 ):
     session = seat_players(event, 15, dealing="app")
-    assert _until(lambda: _analysed(session)), celery_worker_process.log_path.read_text()[-3000:]
+    assert until(lambda: _analysed(session)), celery_worker_process.log_path.read_text()[-3000:]
     page = director_client.get(reverse("director:session", args=[event.pk, session.number]))
     assert "Анализ: 15 из 15 сдач" in page.content.decode()
 
@@ -76,7 +68,7 @@ def test_the_worker_analyses_an_app_dealt_session_deal_by_deal(
         table_deal.refresh_from_db()
         return (table_deal.analysis.get("positions") or {}).get("N.diamonds.talon.E")
 
-    found = _until(lambda: _position() is not None)
+    found = until(lambda: _position() is not None)
     assert found is not None, celery_worker_process.log_path.read_text()[-3000:]
     dealt = dealing.deal_cards(table_deal)
     hands = {seat: list(hand) for seat, hand in dealt.by_seat()}
@@ -110,7 +102,7 @@ def test_entered_cards_are_analysed(celery_worker_process, event, director_clien
         deal.refresh_from_db()
         return deal.analysed_at is not None
 
-    assert _until(_done), celery_worker_process.log_path.read_text()[-3000:]
+    assert until(_done), celery_worker_process.log_path.read_text()[-3000:]
     # N holds every spade: ten tricks in spades, with or without the talon.
     assert deal.analysis["N"]["spades"] == {"talon": 10, "no_talon": 10}
     page = director_client.get(reverse("director:session", args=[event.pk, session.number]))
@@ -119,7 +111,7 @@ def test_entered_cards_are_analysed(celery_worker_process, event, director_clien
 
 def test_the_end_of_a_round_adds_the_positions_its_tables_played(celery_worker_process, event):
     session = seat_players(event, 15, dealing="app")
-    assert _until(lambda: _analysed(session)), celery_worker_process.log_path.read_text()[-3000:]
+    assert until(lambda: _analysed(session)), celery_worker_process.log_path.read_text()[-3000:]
     play = play_of(session, 1, 2)
     start(play.round)
     deal = deal_of(play, 2)  # E is first hand: E plays «игра» ♣ against both defenders
@@ -137,7 +129,7 @@ def test_the_end_of_a_round_adds_the_positions_its_tables_played(celery_worker_p
         deal.refresh_from_db()
         return (deal.analysis.get("positions") or {}).get("E.clubs.no_talon.both")
 
-    assert _until(lambda: _position() is not None), celery_worker_process.log_path.read_text()[
+    assert until(lambda: _position() is not None), celery_worker_process.log_path.read_text()[
         -3000:
     ]
     # Both defenders whisting, no talon: the whole table's «без прикупа» cell.
