@@ -398,3 +398,63 @@ def _nearest(n: int, max_rooms: int) -> list[int]:
     below = next((m for m in range(n - 1, 0, -1) if _feasible(m, max_rooms)), None)
     above = next(m for m in range(n + 1, n + 100) if _feasible(m, max_rooms))
     return [m for m in (below, above) if m is not None]
+
+
+# --- a further session by lines (docs/game.md §6.4) -------------------------------------
+
+
+def group_rooms(participants: int) -> tuple[RoomSummary, ...] | None:
+    """The rooms that seat one group of a session «by lines»: the best one-room option the
+    planner knows for the count, else its best option in several rooms; None when nothing
+    seats the count."""
+    options = plan(participants).options if participants > 0 else ()
+    single = next((o for o in options if len(o.rooms) == 1), None)
+    if single is not None:
+        return single.rooms
+    return options[0].rooms if options else None
+
+
+def _partitions(items: list[str]):
+    if not items:
+        yield []
+        return
+    head, rest = items[0], items[1:]
+    for part in _partitions(rest):
+        yield [[head], *part]
+        for i in range(len(part)):
+            yield [*part[:i], [head, *part[i]], *part[i + 1 :]]
+
+
+def line_groupings(sizes: dict[str, int]) -> list[list[tuple[tuple[str, ...], tuple]]]:
+    """Ways to seat a session «by lines»: each grouping is a list of (lines, rooms), every
+    group of lines seated in its own rooms (players of different groups never meet).
+
+    Each line a room of its own when every line's count has a one-room movement; otherwise
+    every way of joining lines (two or more into one group) or splitting a line into rooms
+    that seats every group — never all lines in one group, which is no longer «by lines».
+    Empty when nothing fits (the caller says which line's count is the trouble)."""
+    lines = [line for line in sizes if sizes[line] > 0]
+    if len(lines) < 2:
+        return []
+    singles = []
+    for line in lines:
+        rooms = group_rooms(sizes[line])
+        if rooms is None or len(rooms) != 1:
+            break
+        singles.append(((line,), rooms))
+    else:
+        return [singles]
+    found = []
+    for part in _partitions(lines):
+        if len(part) < 2:
+            continue
+        part.sort(key=lambda group: lines.index(group[0]))
+        grouping = []
+        for group in part:
+            rooms = group_rooms(sum(sizes[line] for line in group))
+            if rooms is None:
+                break
+            grouping.append((tuple(group), rooms))
+        else:
+            found.append(grouping)
+    return found

@@ -1,9 +1,12 @@
 """Reading a session's seating out of the database as plain card data (no writes here)."""
 
 from collections import defaultdict
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
 
 from events.models import Room, Seat, Session, TablePlay
-from movements import cards, engine, planner
+from movements import cards, engine, meetings, planner
 from movements.models import Scheme
 
 
@@ -103,26 +106,173 @@ def playing_count(event) -> int:
     return event.entries.active().count()
 
 
+def playing_in_order(event) -> list:
+    """The entries who play now, in participant order: by number, the unnumbered last (by
+    name). Withdrawn and replaced players are out; late arrivals are in."""
+    active = list(event.entries.active())
+    return sorted(
+        active,
+        key=lambda e: (e.number is None, e.number or 0, e.last_name, e.first_name, e.pk),
+    )
+
+
+@dataclass(frozen=True)
+class History:
+    """What the event's earlier sessions did: the pairs of entries who met at a table, the
+    lines of the last session (position → entry ids) and its number (0: no session yet)."""
+
+    met: set
+    lines: dict
+    last_session: int = 0
+
+
+def event_history(event) -> History:
+    """Read from the seats of every earlier session in one query (pauses meet nobody)."""
+    by_session: dict[int, dict] = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
+    for session, rnd, table, position, entry in Seat.objects.filter(
+        round__room__session__event=event, table__isnull=False
+    ).values_list(
+        "round__room__session__number", "round__number", "table_id", "position", "entry_id"
+    ):
+        by_session[session][rnd][table][position] = entry
+    if not by_session:
+        return History(set(), {}, 0)
+    met = set()
+    for seating in by_session.values():
+        met |= meetings.met_pairs(seating)
+    last = max(by_session)
+    return History(met, meetings.player_lines(by_session[last]), last)
+
+
+def _lines_now(history: History, playing: list) -> dict[str, list]:
+    """The last session's lines among the players who play now, in participant order. A
+    player who did not play in it (a late arrival) joins the smallest line, the first in
+    N, E, S, W order on a tie (docs/game.md §6.4)."""
+    index = {e.pk: i for i, e in enumerate(playing)}
+    by_pk = {e.pk: e for e in playing}
+    lines = {
+        line: sorted((by_pk[pk] for pk in members if pk in by_pk), key=lambda e: index[e.pk])
+        for line, members in history.lines.items()
+    }
+    placed = {e.pk for members in lines.values() for e in members}
+    for entry in playing:
+        if entry.pk not in placed and lines:
+            smallest = min(lines, key=lambda line: len(lines[line]))
+            lines[smallest].append(entry)
+    return lines
+
+
+def _custom_schedule(scheme: Scheme):
+    try:
+        return engine.scheme_schedule(scheme.as_scheme())
+    except ValueError:  # stored before a rule changed: not offered
+        return None
+
+
 def event_plan(event, participants: int | None = None) -> dict:
     """The planner's options for the event's playing players, best first, with the
-    director's own schemes for that count merged in; ``nearest`` when none seats N."""
-    n = playing_count(event) if participants is None else participants
+    director's own schemes for that count merged in; ``nearest`` when none seats N.
+
+    With earlier sessions (docs/game.md §6.4) the options also seat the session «by lines»
+    (each line of the last session a room of its own, or lines joined or split as the
+    counts allow), every option says how many pairs meet for the first time, meet again
+    and are still never met after it, and the options are ranked by first meetings first.
+    """
+    playing = playing_in_order(event)
+    n = len(playing) if participants is None else participants
     result = planner.plan(n)
-    options = list(result.options)
+    options = [(option, None) for option in result.options]
+    customs: dict[int, engine.Schedule] = {}
     for scheme in Scheme.objects.filter(owner=event.owner_id, participants=n).order_by("pk"):
-        try:
-            schedule = engine.scheme_schedule(scheme.as_scheme())
-        except ValueError:  # stored before a rule changed: not offered
+        schedule = _custom_schedule(scheme)
+        if schedule is None:
             continue
-        options.append(planner.option_of([planner.scheme_summary(schedule, scheme.pk)]))
-    options.sort(key=lambda o: o.key)
+        customs[scheme.pk] = schedule
+        options.append((planner.option_of([planner.scheme_summary(schedule, scheme.pk)]), None))
+    history = event_history(event) if participants is None else History(set(), {}, 0)
+    by_lines_reason = ""
+    if history.last_session:
+        lines = _lines_now(history, playing)
+        groupings = planner.line_groupings({line: len(m) for line, m in lines.items()})
+        for grouping in groupings:
+            rooms, members = [], []
+            for group, group_rooms in grouping:
+                people = [e for line in group for e in lines[line]]
+                first = 0
+                for room in group_rooms:
+                    rooms.append(room)
+                    members.append((group, people[first : first + room.participants]))
+                    first += room.participants
+            options.append((planner.option_of(rooms), members))
+        if not groupings:
+            by_lines_reason = by_lines_refusal({line: len(m) for line, m in lines.items()})
     docs = []
-    for index, option in enumerate(options):
+    for option, members in options:
         doc = option.as_dict(event.minutes_per_deal)
+        if members is not None:
+            doc["by_lines"] = True
+            for room_doc, (group, people) in zip(doc["rooms"], members, strict=True):
+                room_doc["lines"] = list(group)
+                room_doc["entries"] = [e.pk for e in people]
+        if history.last_session:
+            doc["meetings"] = _option_meetings(option, doc, playing, history, customs)
+        docs.append((doc, option.key))
+    if history.last_session:
+        docs.sort(key=lambda pair: (-pair[0]["meetings"]["first_time"], pair[1]))
+    else:
+        docs.sort(key=lambda pair: pair[1])
+    out = []
+    for index, (doc, _key) in enumerate(docs):
         doc["index"] = index
-        docs.append(doc)
-    return {
+        out.append(doc)
+    plan = {
         "participants": n,
-        "options": docs,
-        "nearest": [] if docs else list(result.nearest),
+        "options": out,
+        "nearest": [] if out else list(result.nearest),
     }
+    if history.last_session:
+        plan["history"] = {
+            "sessions": history.last_session,
+            "never_met": meetings.meeting_figures([e.pk for e in playing], history.met, set())[
+                "never_before"
+            ],
+            "by_lines_reason": by_lines_reason,
+        }
+    return plan
+
+
+def _option_meetings(option, doc, playing, history, customs) -> dict:
+    """Who sits with whom in this option: «by lines» rooms seat their listed players, the
+    others participant k → the k-th playing entry (as ``services.session_create`` does)."""
+    rooms, first = [], 0
+    for summary, room_doc in zip(option.rooms, doc["rooms"], strict=True):
+        if summary.scheme_id is not None:
+            pairs = meetings.schedule_pairs(customs[summary.scheme_id])
+        else:
+            pairs = meetings.room_pairs(
+                summary.kind, summary.tables, summary.seats, summary.participants
+            )
+        if "entries" in room_doc:
+            people = room_doc["entries"]
+        else:
+            people = [e.pk for e in playing[first : first + summary.participants]]
+        first += summary.participants
+        rooms.append((pairs, people))
+    return meetings.meeting_figures(
+        [e.pk for e in playing], history.met, meetings.seated_pairs(rooms)
+    )
+
+
+def by_lines_refusal(sizes: dict[str, int]) -> str:
+    """Why the session cannot be seated «by lines», naming each line and its count."""
+    if len([line for line in sizes if sizes[line]]) < 2:
+        return _("The last session has fewer than two lines: there is nothing to seat by lines.")
+    trouble = [
+        _("line %(line)s: %(count)d") % {"line": line, "count": count}
+        for line, count in sizes.items()
+        if planner.group_rooms(count) is None or len(planner.group_rooms(count)) != 1
+    ]
+    return _(
+        "The lines cannot become rooms: no movement seats %(lines)s players in one room, "
+        "and no way of joining or splitting the lines seats them all."
+    ) % {"lines": "; ".join(trouble) or "—"}

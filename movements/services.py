@@ -22,7 +22,7 @@ from events.models import (
     Table,
     TablePlay,
 )
-from movements import engine, planner, schemes, signals
+from movements import engine, planner, schemes, seating, signals
 from movements.models import Scheme
 
 MAX_ROOMS = 8
@@ -65,20 +65,62 @@ def _truncated(schedule: engine.Schedule, rounds: int) -> engine.Schedule:
     return replace(schedule, rounds=rounds, round_plans=schedule.round_plans[:rounds])
 
 
-def _entries_by_number(event: Event, participants: int) -> dict[int, Entry]:
-    active = list(event.entries.active())
-    numbers = sorted(e.number for e in active if e.number is not None)
-    if len(active) != participants:
+def _entries_by_number(event: Event, participants: int, *, later: bool = False) -> list[Entry]:
+    """The playing entries in participant order (participant k = the k-th).
+
+    The first session needs numbers 1…n without gaps (the draw gives them). A later session
+    seats whoever plays now (docs/game.md §6.4): withdrawn and replaced players are out, late
+    arrivals in, in number order (the unnumbered last), gaps and all.
+    """
+    playing = seating.playing_in_order(event)
+    if len(playing) != participants:
         raise ValidationError(
             _("This movement seats %(want)d participants but %(have)d players are playing.")
-            % {"want": participants, "have": len(active)}
+            % {"want": participants, "have": len(playing)}
         )
-    if numbers != list(range(1, participants + 1)):
+    numbers = [e.number for e in playing]
+    if not later and numbers != list(range(1, participants + 1)):
         raise ValidationError(
             _("Playing players must be numbered 1–%(n)d without gaps: draw the numbers first.")
             % {"n": participants}
         )
-    return {e.number: e for e in active}
+    return playing
+
+
+def _listed_entries(rooms: list[dict], sizes: list[int], playing: list[Entry]):
+    """Each room's own players, when the option lists them (``"entries"``: entry ids in
+    participant order, as the planner's «by lines» options do); None when no room does."""
+    listed = [room.get("entries") for room in rooms]
+    if all(ids is None for ids in listed):
+        return None
+    by_pk = {e.pk: e for e in playing}
+    seen: set[int] = set()
+    out = []
+    for index, (ids, size) in enumerate(zip(listed, sizes, strict=True), start=1):
+        if not isinstance(ids, list) or not all(
+            isinstance(pk, int) and not isinstance(pk, bool) for pk in ids
+        ):
+            raise _option_error(
+                index, _("list the room's players as entry ids, or no room's players at all")
+            )
+        if len(ids) != size:
+            raise _option_error(
+                index,
+                _("%(listed)d players are listed but the room seats %(size)d")
+                % {"listed": len(ids), "size": size},
+            )
+        for pk in ids:
+            if pk not in by_pk:
+                raise _option_error(
+                    index, _("player %(id)d is not playing in this event") % {"id": pk}
+                )
+            if pk in seen:
+                raise _option_error(
+                    index, _("%(name)s is listed twice") % {"name": by_pk[pk].full_name}
+                )
+            seen.add(pk)
+        out.append([by_pk[pk] for pk in ids])
+    return out
 
 
 def _option_error(index: int, why) -> ValidationError:
@@ -192,7 +234,8 @@ def session_create(
     rooms = _room_docs(option)
     own = _own_schemes(event, rooms)
     sizes = [_room_size(i, room, own.get(i)) for i, room in enumerate(rooms, start=1)]
-    entries = _entries_by_number(event, sum(sizes))
+    playing = _entries_by_number(event, sum(sizes), later=expected > 1)
+    listed = _listed_entries(rooms, sizes, playing)
     summaries = [_summary(i, room, own.get(i)) for i, room in enumerate(rooms, start=1)]
     if rounds is not None:
         most = min(s.rounds for s in summaries)
@@ -216,6 +259,20 @@ def session_create(
         )
     if rounds is not None:
         plan["rounds"] = rounds
+    # Session-wide participant numbers: room i seats first…first + size − 1 (as on the cards).
+    entries: dict[int, Entry] = {}
+    first = 1
+    for i, size in enumerate(sizes):
+        members = listed[i] if listed is not None else playing[first - 1 : first - 1 + size]
+        entries.update({first + k: entry for k, entry in enumerate(members)})
+        if listed is not None:
+            plan["rooms"][i]["entries"] = [e.pk for e in members]
+            lines = rooms[i].get("lines")
+            if isinstance(lines, list) and all(line in Seat.Position.values for line in lines):
+                plan["rooms"][i]["lines"] = lines
+        first += size
+    if listed is not None:
+        plan["by_lines"] = any("lines" in room for room in plan["rooms"])
     session = Session.objects.create(
         event=event,
         number=expected,
@@ -356,7 +413,10 @@ def seat_substitute(
                 % {"name": leaving.full_name, "round": from_round}
             }
         )
-    (number,) = numbers  # one player, one number: seat_substitute keeps it so
+    (seat_number,) = numbers  # one player, one seat number a session: seat_substitute keeps it so
+    # The number the substitute takes is the player's own (the standing's): from session 2 on
+    # the seat numbers of a session run 1…n per session and may differ from it (§6.4).
+    number = leaving.number if leaving.number is not None else seat_number
     if in_session.filter(entry=arriving, round__number__gte=from_round).exists():
         raise ValidationError(
             {
@@ -367,10 +427,13 @@ def seat_substitute(
             }
         )
     other = (
-        Seat.objects.filter(entry=arriving, round__room__session__event=session.event_id)
-        .exclude(participant=number)
-        .values_list("participant", flat=True)
-        .first()
+        arriving.number
+        if arriving.number is not None
+        and arriving.number != number
+        and Seat.objects.filter(
+            entry=arriving, round__room__session__event=session.event_id
+        ).exists()
+        else None
     )
     if other is not None:
         raise ValidationError(

@@ -354,13 +354,46 @@ def _described(plan: dict, minutes_per_deal: int, now) -> list[dict]:
         {
             "index": o["index"],
             "number": o["index"] + 1,
-            "rooms": [room_line(r) for r in o["rooms"]],
-            "split": split_reason(o, plan["options"], plan["participants"]),
-            "figures": option_figures(o, minutes_per_deal, now),
+            "rooms": [_room_text(r) for r in o["rooms"]],
+            "split": ""
+            if o.get("by_lines")
+            else split_reason(o, plan["options"], plan["participants"]),
+            "figures": meeting_figures(o) + option_figures(o, minutes_per_deal, now),
             "max_rounds": o["metrics"]["rounds"]["min"],
             "custom": any(r.get("scheme_id") for r in o["rooms"]),
+            "by_lines": bool(o.get("by_lines")),
         }
         for o in plan["options"]
+    ]
+
+
+def _room_text(room: dict) -> str:
+    """A room's line; a «by lines» room says which lines of the last session it seats."""
+    lines = room.get("lines")
+    if not lines:
+        return room_line(room)
+    named = ngettext("line %(lines)s", "lines %(lines)s", len(lines)) % {"lines": " + ".join(lines)}
+    return f"{named}: {room_line(room)}"
+
+
+def meeting_figures(option: dict) -> list:
+    """Who meets whom in this option, counted against the earlier sessions (docs/game.md
+    §6.4): pairs meeting for the first time, meeting again, and still never met after it."""
+    m = option.get("meetings")
+    if not m:
+        return []
+
+    def pairs(count):
+        return ngettext("%(count)d pair", "%(count)d pairs", count) % {"count": count}
+
+    return [
+        (
+            _("Meeting for the first time"),
+            pairs(m["first_time"]),
+            "good" if m["first_time"] else "",
+        ),
+        (_("Meeting again"), pairs(m["again"]), "bad" if m["again"] else ""),
+        (_("Still never met after it"), pairs(m["never_after"]), ""),
     ]
 
 
@@ -400,6 +433,7 @@ def plan(request, event):
             "plan": doc,
             "options": _described(doc, event.minutes_per_deal, timezone.now()),
             "count_reason": count_reason(doc["participants"], doc["options"]),
+            "history": doc.get("history"),
             "form": form,
             "sessions": _sessions(event),
             "next_number": next_number,
