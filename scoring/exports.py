@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from events.csvsafe import csv_safe_writer
 from scoring import display
-from scoring.standings import Card, StandingRow, Traveller
+from scoring.standings import Card, EventStanding, StandingRow, Traveller
 
 
 def csv_response(rows: list[list], filename: str) -> HttpResponse:
@@ -37,6 +37,25 @@ def standing_rows(rows: list[StandingRow]) -> list[list]:
                 display.number_text(row.penalty) if row.penalty else "",
             ]
         )
+    return table
+
+
+def event_standing_rows(found: EventStanding) -> list[list]:
+    """The event standing (:func:`standing_rows`) with, for each session, his figure and his
+    deals in that session's standing (empty: he did not play it)."""
+    table = standing_rows(found.rows)
+    for session in found.sessions:
+        table[0] += [
+            _("%(session)s: total") % {"session": session},
+            _("%(session)s: deals") % {"session": session},
+        ]
+    for line, row in zip(table[1:], found.rows, strict=True):
+        for session in found.sessions:
+            part = found.of(row, session)
+            if part is None or not part.deals:
+                line += ["", part.deals if part else ""]
+            else:
+                line += [f"{float(part.total):.2f}", part.deals]
     return table
 
 

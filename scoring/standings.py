@@ -524,6 +524,12 @@ class StandingRow:
         return tuple(h.entry.pk for h in self.holders) or (self.entry.pk,)
 
     @property
+    def key(self) -> object:
+        """The row's standing key: the participant number (a numberless player stands alone),
+        the same in every session's standing and the event's."""
+        return self.number if self.number is not None else ("entry", self.entry_ids[0])
+
+    @property
     def name(self) -> str:
         """«Иванов Иван / Петров Пётр (замена с тура 5)»: every holder of the number."""
         if not self.holders:
@@ -657,8 +663,35 @@ def session_standings(session: Session) -> list[StandingRow]:
 
 
 def event_standings(event: Event) -> list[StandingRow]:
-    """The standing over every session of the event."""
+    """The standing over every session of the event: the figures of every deal a player was
+    scored on in any session, averaged over all those deals (matchpoints: not the average of
+    the sessions' averages) or summed (points, cross); a player who played some sessions only
+    stands with the deals he played (docs/game.md §4.4)."""
     return _standing(event, list(event.sessions.select_related("event")))
+
+
+@dataclass(frozen=True)
+class EventStanding:
+    """The event standing with each session's own standing beside it, row by row."""
+
+    rows: list[StandingRow]
+    sessions: list[Session]
+    by_session: dict[int, dict[object, StandingRow]]  # session number → row key → row
+
+    def of(self, row: StandingRow, session: Session) -> StandingRow | None:
+        """The row's line in that session's standing (None: he did not play it)."""
+        return self.by_session.get(session.number, {}).get(row.key)
+
+
+def event_standing_by_session(event: Event) -> EventStanding:
+    """:func:`event_standings` and every session's standing, for the pages and the CSV."""
+    sessions = list(event.sessions.select_related("event").order_by("number"))
+    rows = _standing(event, sessions)
+    by_session = {
+        session.number: {row.key: row for row in _standing(event, [session])}
+        for session in sessions
+    }
+    return EventStanding(rows, sessions, by_session)
 
 
 @dataclass(frozen=True)

@@ -37,9 +37,15 @@ def _entry(event, entry_pk):
 
 @public_results
 def results(request, event, preview):
-    """The event standing over every session."""
-    rows = standings.event_standings(event)
-    return render(request, "scoring/public/results.html", _base(event, preview) | {"rows": rows})
+    """The event standing over every session, and a link to each session's standing."""
+    found = standings.event_standing_by_session(event)
+    extra = {
+        "rows": found.rows,
+        "several_sessions": len(found.sessions) > 1,
+        # Each row with its line of every session's standing (None: he did not play it).
+        "lines": [(row, [found.of(row, s) for s in found.sessions]) for row in found.rows],
+    }
+    return render(request, "scoring/public/results.html", _base(event, preview) | extra)
 
 
 @public_results
@@ -89,7 +95,7 @@ def card(request, event, preview, entry_pk):
 
 @public_results
 def results_csv(request, event, preview):
-    rows = exports.standing_rows(standings.event_standings(event))
+    rows = exports.event_standing_rows(standings.event_standing_by_session(event))
     return exports.csv_response(rows, f"standings-{event.slug}.csv")
 
 
