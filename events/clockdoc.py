@@ -39,13 +39,13 @@ from datetime import datetime
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import Count, OuterRef, Subquery
 from django.dispatch import receiver
 from django.utils import timezone, translation
 
 from events import announcements, clock, rounds, signals
 from events.links import LinkNotFound
-from events.models import Announcement, Entry, Event, Room, Round, Seat
+from events.models import Announcement, Entry, Event, Room, Round, Seat, Session
 
 logger = logging.getLogger("events.clock")
 
@@ -242,9 +242,15 @@ def build_room_doc(room: Room) -> dict:
         .first()
     )
     running = current is not None and current.state == Round.State.RUNNING
+    sessions = getattr(room, "event_sessions", None)
+    if sessions is None:
+        sessions = Session.objects.filter(event_id=room.session.event_id).count()
     return {
         "room": room.number,
         "name": str(room),
+        # With several sessions the hall shows each one's rooms: «Сессия 2 · Тур 3».
+        "session": room.session.number,
+        "sessions": sessions,
         "rounds": room.rounds_planned,
         "round": current.number if current else None,
         "state": current.state if current else None,
@@ -270,8 +276,26 @@ def _served(doc: dict, now: datetime) -> dict:
     return doc
 
 
+def event_sessions_count() -> Subquery:
+    """How many sessions the room's event has, as an annotation of a Room query (the same
+    one query): the clocks name the session when there are several."""
+    return Subquery(
+        Session.objects.filter(event_id=OuterRef("session__event_id"))
+        .order_by()
+        .values("event_id")
+        .annotate(count=Count("pk"))
+        .values("count")[:1]
+    )
+
+
 def _room(room_id: int) -> Room | None:
-    return Room.objects.select_related("session__event").filter(pk=room_id).order_by().first()
+    return (
+        Room.objects.select_related("session__event")
+        .annotate(event_sessions=event_sessions_count())
+        .filter(pk=room_id)
+        .order_by()
+        .first()
+    )
 
 
 def room_rebuild(room_id: int) -> None:

@@ -64,7 +64,15 @@ class Results:
 def _seating_with_sets(room_id: int) -> RoomSeating | None:
     """The room's seating (``events.player.room_seating``) with every place's set, and for
     each N where his set goes at «Конец тура!»: three queries for the whole room."""
-    room = Room.objects.filter(pk=room_id).order_by().first()
+    # With its session and the event's number of sessions (the phone names the session
+    # when there are several), in the same one query.
+    room = (
+        Room.objects.select_related("session")
+        .annotate(event_sessions=clockdoc.event_sessions_count())
+        .filter(pk=room_id)
+        .order_by()
+        .first()
+    )
     if room is None:
         return None
     seating = room_seating(room)
@@ -153,6 +161,13 @@ def player_results(
     return Results(rows=rows, standings=places)
 
 
+def _session_named(room: Room | None) -> int | None:
+    """The number of the room's session if the phone should name it (several sessions)."""
+    if room is None or (getattr(room, "event_sessions", None) or 0) < 2:
+        return None
+    return room.session.number
+
+
 def player_page(entry: Entry, *, tokens: dict[str, str] | None = None) -> dict:
     """The context of the phone's page and of its seat fragment. ``tokens``: the setup and
     clock tokens the caller has just read (none are read twice)."""
@@ -165,6 +180,8 @@ def player_page(entry: Entry, *, tokens: dict[str, str] | None = None) -> dict:
         "entry": entry,
         "event": entry.event,
         "room": seats.room,
+        # «Сессия 2, тур 3» when the event has several sessions (his seats are in his room's).
+        "session_number": _session_named(seats.room),
         "current": seats.current,
         "upcoming": seats.upcoming,
         "now": seats.now,
