@@ -453,7 +453,7 @@ def _session_context(event, session, rooms_seating, form):
             {"room": room, "seating": seat_room, "grid": cards.grid(seat_room)}
             for room, seat_room in zip(session.rooms.order_by("number"), rooms_seating, strict=True)
         ],
-        "room_lines": [room_line(r) for r in session.plan.get("rooms", [])],
+        "room_lines": [_room_text(r) for r in session.plan.get("rooms", [])],
         "figures": option_figures(session.plan) if session.plan.get("metrics") else [],
         "form": form,
         "sessions": _sessions(event),

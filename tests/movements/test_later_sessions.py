@@ -183,3 +183,18 @@ def test_a_substitute_in_session_2_takes_the_players_own_number(event, first_ses
     assert reserve.number == leaving.number
     assert session.substitutions.get().number == leaving.number
     assert Seat.objects.filter(round__room__session=session, entry=reserve).count() == 12
+
+
+def test_the_session_page_names_the_lines_of_each_room(director_client, event, first_session):
+    session_create(event, seating.event_plan(event)["options"][0], number=2)
+    url = reverse("director:session", args=[event.pk, 2])
+    page = director_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "line W: " in page
+
+
+def test_reading_the_history_and_planning_take_a_fixed_number_of_queries(
+    event, first_session, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(6):
+        plan = seating.event_plan(event)
+    assert plan["options"][0]["by_lines"]
