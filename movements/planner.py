@@ -425,14 +425,17 @@ def _partitions(items: list[str]):
             yield [*part[:i], [head, *part[i]], *part[i + 1 :]]
 
 
-def line_groupings(sizes: dict[str, int]) -> list[list[tuple[tuple[str, ...], tuple]]]:
+def line_groupings(
+    sizes: dict[str, int], *, max_rooms: int = 8
+) -> list[list[tuple[tuple[str, ...], tuple]]]:
     """Ways to seat a session «by lines»: each grouping is a list of (lines, rooms), every
     group of lines seated in its own rooms (players of different groups never meet).
 
     Each line a room of its own when every line's count has a one-room movement; otherwise
     every way of joining lines (two or more into one group) or splitting a line into rooms
     that seats every group — never all lines in one group, which is no longer «by lines».
-    Empty when nothing fits (the caller says which line's count is the trouble)."""
+    At most ``max_rooms`` rooms in all (what ``services.session_create`` seats). Empty when
+    nothing fits (the caller says which line's count is the trouble)."""
     lines = [line for line in sizes if sizes[line] > 0]
     if len(lines) < 2:
         return []
@@ -443,7 +446,8 @@ def line_groupings(sizes: dict[str, int]) -> list[list[tuple[tuple[str, ...], tu
             break
         singles.append(((line,), rooms))
     else:
-        return [singles]
+        if len(singles) <= max_rooms:
+            return [singles]
     found = []
     for part in _partitions(lines):
         if len(part) < 2:
@@ -456,5 +460,6 @@ def line_groupings(sizes: dict[str, int]) -> list[list[tuple[tuple[str, ...], tu
                 break
             grouping.append((tuple(group), rooms))
         else:
-            found.append(grouping)
+            if sum(len(rooms) for _lines, rooms in grouping) <= max_rooms:
+                found.append(grouping)
     return found

@@ -78,3 +78,8 @@ def test_a_line_with_no_movement_is_joined_with_another():
 
 def test_nothing_fits_gives_no_grouping():
     assert planner.line_groupings({"N": 1, "E": 1, "S": 1}) == []
+
+
+def test_groupings_never_need_more_rooms_than_a_session_seats():
+    for grouping in planner.line_groupings({"N": 25, "E": 25, "S": 25, "W": 25}, max_rooms=7):
+        assert sum(len(rooms) for _lines, rooms in grouping) <= 7
