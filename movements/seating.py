@@ -270,9 +270,9 @@ def by_lines_refusal(sizes: dict[str, int]) -> str:
     trouble = [
         _("line %(line)s: %(count)d") % {"line": line, "count": count}
         for line, count in sizes.items()
-        if planner.group_rooms(count) is None or len(planner.group_rooms(count)) != 1
+        if len(planner.group_rooms(count) or ()) != 1
     ]
     return _(
-        "The lines cannot become rooms: no movement seats %(lines)s players in one room, "
-        "and no way of joining or splitting the lines seats them all."
+        "The session cannot be seated by lines: no movement seats such a line alone in one "
+        "room (%(lines)s players), and no way of joining or splitting the lines seats them all."
     ) % {"lines": "; ".join(trouble) or "—"}

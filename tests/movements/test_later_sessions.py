@@ -198,3 +198,13 @@ def test_reading_the_history_and_planning_take_a_fixed_number_of_queries(
     with django_assert_max_num_queries(6):
         plan = seating.event_plan(event)
     assert plan["options"][0]["by_lines"]
+
+
+def test_when_no_movement_fits_the_lines_the_page_says_which_lines(director_client, event):
+    seat_players(event, 42, kind="skip", seats=3)  # lines N, E, S of 14: nothing seats 14
+    plan = seating.event_plan(event)
+    assert not any(o.get("by_lines") for o in plan["options"])
+    url = reverse("director:plan", args=[event.pk])
+    page = director_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "cannot be seated by lines" in page
+    assert "line N: 14; line E: 14; line S: 14 players" in page
