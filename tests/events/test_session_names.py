@@ -4,7 +4,7 @@
 import pytest
 
 from events import rounds
-from events.models import Entry, Event, Round
+from events.models import Entry, Event, Round, Seat
 from movements import planner
 from movements.services import session_create
 from tests.factories import seat_players
@@ -62,3 +62,21 @@ def test_the_cards_name_the_session(director_client, two_sessions):
         response = director_client.get(f"{base}/{page}", HTTP_ACCEPT_LANGUAGE="ru")
         assert response.status_code == 200, page
         assert f"{second.event.name} · Сессия 2" in response.content.decode()
+
+
+def test_the_phones_results_name_each_deals_session(client, director, two_sessions):
+    from scoring import services
+    from tests.factories import THREE_DIAMONDS, deal_of, play_of
+
+    first, second = two_sessions
+    for session in (first, second):
+        rounds.round_start(Round.objects.get(room__session=session, number=1))
+        play = play_of(session, 1, 1)
+        services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_user=director)
+    Event.objects.filter(pk=first.event_id).update(results_public=True)
+    entry = Seat.objects.get(
+        round__room__session=second, round__number=1, table__number=1, position="N"
+    ).entry
+    body = client.get(f"/p/{entry.key}/places", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "session 2, round 1 · N" in body
+    assert "Session 2: Place" in body
