@@ -166,12 +166,16 @@ def length_figures(option: dict, minutes_per_deal: int, now) -> list[tuple[str, 
     value += " " + _("(play only: the moves between rounds are not counted)")
     start = timezone.localtime(now)
     end = start + timedelta(minutes=longest)
-    shown = "H:i" if end.date() == start.date() else "j E, H:i"
-    ends = _("at %(end)s if started now (now %(now)s, the event's time, %(zone)s)") % {
-        "end": date_format(end, shown),
-        "now": date_format(start, "H:i"),
-        "zone": _utc_offset(start),
-    }
+    words = {"end": date_format(end, "H:i"), "now": date_format(start, "H:i")}
+    words["zone"] = _utc_offset(start)
+    if end.date() == start.date():
+        ends = _("at %(end)s if started now (now %(now)s, the event's time, %(zone)s)") % words
+    else:  # «2 декабря в 02:10», not «в 2 декабря, 02:10»
+        words["day"] = date_format(end, "j E")
+        ends = (
+            _("on %(day)s at %(end)s if started now (now %(now)s, the event's time, %(zone)s)")
+            % words
+        )
     return [(_("Session length"), value, ""), (_("Session ends"), ends, "")]
 
 

@@ -12,6 +12,15 @@ def login(page, base: str, username: str = "judge", password: str = "s3cret-pass
     expect(page.get_by_role("heading", name="Мои турниры")).to_be_visible()
 
 
+def players_word(count: int) -> str:
+    """«игрок» in the form Russian gives a count (1 игрок, 2 игрока, 5 игроков, 21 игрок)."""
+    if count % 10 == 1 and count % 100 != 11:
+        return "игрок"
+    if 2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14:
+        return "игрока"
+    return "игроков"
+
+
 def new_event_with_players(page, name: str, date: str, csv_file, count: int):
     """From the director's events: a new event, then its players imported from a CSV file
     through the preview. Returns the event."""
@@ -25,8 +34,9 @@ def new_event_with_players(page, name: str, date: str, csv_file, count: int):
     page.get_by_role("link", name="Импорт CSV").click()
     page.get_by_label("Файл CSV (UTF-8 или Windows-1251)").set_input_files(str(csv_file))
     page.get_by_role("button", name="Просмотр").click()
-    page.get_by_role("button", name=f"Добавить {count} игроков").click()
-    expect(page.get_by_text(f"Добавлено {count} игроков.")).to_be_visible()
+    whom = "игрока" if count % 10 == 1 and count % 100 != 11 else "игроков"  # «добавить кого»
+    page.get_by_role("button", name=f"Добавить {count} {whom}").click()
+    expect(page.get_by_text(f"Добавлено {count} {players_word(count)}.")).to_be_visible()
     return Event.objects.get(name=name)
 
 

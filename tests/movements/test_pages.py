@@ -215,7 +215,10 @@ def test_the_session_end_is_given_in_the_events_time_zone():
         assert ends == "at 01:40 if started now (now 00:00, the event's time, UTC+3)"
         late = datetime(2026, 12, 5, 19, 30, tzinfo=UTC)  # 22:30 in Moscow: ends next day
         (_, _, _), (_, ends, _) = length_figures(option, 5, late)
-        assert ends.startswith("at 6 December, 00:10 if started now (now 22:30")
+        assert ends.startswith("on 6 December at 00:10 if started now (now 22:30")
+    with translation.override("ru"):
+        (_, _, _), (_, ends, _) = length_figures(option, 5, late)
+        assert ends.startswith("6 декабря в 00:10, если начать сейчас (сейчас 22:30")
 
 
 def test_the_planner_says_when_nothing_seats_the_count_and_shows_the_nearest(
