@@ -25,10 +25,18 @@ class Sitter:
     participant: int
     name: str = ""
     entry: int | None = None
+    # The number players know him by: his own number, shown on the phones and in the
+    # standings. In a first session it is the participant number; in a later one (seated by
+    # lines, or after a withdrawal) the seat's participant number differs from it.
+    own_number: int | None = None
+
+    @property
+    def number(self) -> int:
+        return self.own_number if self.own_number is not None else self.participant
 
     @property
     def label(self) -> str:
-        return f"{self.participant} {self.name}".strip()
+        return f"{self.number} {self.name}".strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +227,7 @@ class ParticipantCard:
     participant: int
     names: tuple[str, ...]  # every player who holds the number, in round order
     rows: tuple[ParticipantRow, ...]
+    number: int | None = None  # the number shown: the first holder's own number
 
     @property
     def name(self) -> str:
@@ -247,10 +256,12 @@ class ParticipantCard:
 
 def participant_cards(rooms: Sequence[RoomSeating]) -> list[ParticipantCard]:
     rows: dict[int, list[ParticipantRow]] = {}
+    shown: dict[int, int] = {}
     for room in rooms:
         for rnd in room.rounds:
             for tr in rnd.tables:
                 for position, who in tr.seats.items():
+                    shown.setdefault(who.participant, who.number)
                     rows.setdefault(who.participant, []).append(
                         ParticipantRow(
                             rnd.number,
@@ -264,6 +275,7 @@ def participant_cards(rooms: Sequence[RoomSeating]) -> list[ParticipantCard]:
                         )
                     )
             for who in rnd.pauses:
+                shown.setdefault(who.participant, who.number)
                 rows.setdefault(who.participant, []).append(
                     ParticipantRow(
                         rnd.number, room.number, room.label, None, "", "", who.name, who.entry
@@ -273,7 +285,7 @@ def participant_cards(rooms: Sequence[RoomSeating]) -> list[ParticipantCard]:
     for participant in sorted(rows):
         mine = tuple(sorted(rows[participant], key=lambda r: r.round))
         names = tuple(dict.fromkeys(r.name for r in mine if r.name))
-        cards.append(ParticipantCard(participant, names, mine))
+        cards.append(ParticipantCard(participant, names, mine, shown[participant]))
     return cards
 
 
@@ -323,7 +335,7 @@ def participant_csv_rows(cards: Iterable[ParticipantCard], pause: str) -> list[l
         for row in card.rows:
             out.append(
                 [
-                    card.participant,
+                    card.number,
                     row.name,
                     row.round,
                     row.room_label,
@@ -339,7 +351,7 @@ def _seat_columns(seats: Mapping[str, Sitter | None]) -> list:
     columns: list = []
     for position in POSITIONS:
         who = seats.get(position)
-        columns += [who.participant, who.name] if who else ["", ""]
+        columns += [who.number, who.name] if who else ["", ""]
     return columns
 
 

@@ -42,7 +42,7 @@ def session_seating(session: Session, *, room: Room | None = None) -> list[cards
     seats: dict[tuple[int, int, int], dict[str, cards.Sitter]] = defaultdict(dict)
     pauses: dict[tuple[int, int], list[cards.Sitter]] = defaultdict(list)
     round_numbers: dict[int, set[int]] = defaultdict(set)
-    for room_id, rnd, table, position, participant, entry, last, first in (
+    rows = list(
         Seat.objects.filter(round__room_id__in=ids)
         .order_by("round__number", "participant")
         .values_list(
@@ -54,9 +54,16 @@ def session_seating(session: Session, *, room: Room | None = None) -> list[cards
             "entry_id",
             "entry__last_name",
             "entry__first_name",
+            "entry__number",
         )
-    ):
-        who = cards.Sitter(participant, f"{last} {first}".strip(), entry)
+    )
+    # A seat is shown by the own number of whoever held it first in the session (a
+    # substitute plays under the number of the player he replaces, docs/game.md §6.4).
+    own: dict[int, int | None] = {}
+    for row in rows:
+        own.setdefault(row[4], row[8])
+    for room_id, rnd, table, position, participant, entry, last, first, _number in rows:
+        who = cards.Sitter(participant, f"{last} {first}".strip(), entry, own[participant])
         round_numbers[room_id].add(rnd)
         if table is None:
             pauses[(room_id, rnd)].append(who)

@@ -580,7 +580,7 @@ def participant_cards(request, event, number):
     found = [
         c
         for c in cards.participant_cards(seating.session_seating(session))
-        if who is None or c.participant == who
+        if who is None or c.number == who
     ]
     if who is not None and not found:
         raise Http404(_("No such participant in this session."))

@@ -208,3 +208,44 @@ def test_when_no_movement_fits_the_lines_the_page_says_which_lines(director_clie
     page = director_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "cannot be seated by lines" in page
     assert "line N: 14; line E: 14; line S: 14 players" in page
+
+
+def test_a_later_sessions_cards_and_grid_show_each_players_own_number(
+    director_client, event, first_session
+):
+    """Seated by lines, a player's seat number in session 2 is not his own number; the
+    grid, the table cards and his participant card show his own (the phones' and the
+    standings' number), and a substitute plays under the number of the player he replaces."""
+    from movements import cards
+    from movements.services import seat_substitute
+
+    event_services.entry_withdraw(event.entries.get(number=7), confirmed=True)
+    session = session_create(event, seating.event_plan(event)["options"][0], number=2)
+    seat = next(
+        s
+        for s in Seat.objects.filter(round__room__session=session, round__number=1)
+        .select_related("entry")
+        .order_by("participant")
+        if s.participant != s.entry.number and s.table_id
+    )
+    own, participant = seat.entry.number, seat.participant
+    reserve = event_services.entry_create(event, last_name="Запасной", first_name="Пётр")
+    seat_substitute(session, leaving=seat.entry, arriving=reserve, from_round=2)
+    rooms = seating.session_seating(session)
+    shown = {
+        who.entry: who.number
+        for room in rooms
+        for rnd in room.rounds
+        for table in rnd.tables
+        for who in table.seats.values()
+    }
+    numbers = dict(event.entries.values_list("pk", "number"))
+    assert all(shown[e] == numbers[e] for e in shown if e != reserve.pk)
+    assert shown[reserve.pk] == own
+    card = next(c for c in cards.participant_cards(rooms) if c.participant == participant)
+    assert card.number == own and len(card.names) == 2
+    url = reverse("director:participant_cards", args=[event.pk, 2])
+    page = director_client.get(f"{url}?participant={own}").content.decode()
+    assert f"№ {own} — {seat.entry.full_name}" in page
+    grid = director_client.get(reverse("director:session", args=[event.pk, 2])).content.decode()
+    assert f'{own} <span class="name">{seat.entry.full_name}</span>' in grid
