@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotAuthenticated, NotFound
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 from events.models import Event
 from events.params import api_query_int
 from events.services import event_set_results_public
-from scoring import display, services, standings
+from scoring import disclosure, display, services, standings
 from scoring.models import Adjustment, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
 from scoring.traveller_note import pockets_of
 
@@ -519,7 +519,11 @@ class Publish(APIView):
         given = PublishSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         event_set_results_public(event, given.validated_data["public"])
-        return Response({"public": event.results_public})
+        # Publishing shows the standings now, each deal once played out (scoring.disclosure).
+        found = disclosure.event_disclosure(event)
+        return Response(
+            {"public": event.results_public, "deals": {"shown": found.shown, "total": found.total}}
+        )
 
 
 # --- results (public once published) ------------------------------------------------------
@@ -597,6 +601,14 @@ class TravellerView(APIView):
             Deal.objects.filter(board_set__session__event=event).select_related("board_set"),
             pk=deal_pk,
         )
+        if not disclosure.viewer(request, event).shows(deal):
+            # Not played out (scoring.disclosure): nothing of it, not even the results.
+            raise PermissionDenied(
+                _(
+                    "This deal is still being played: its cards, its analysis and the tables' "
+                    "results on it are shown once every table that plays it has played it."
+                )
+            )
         found = standings.deal_traveller(deal)
         return Response(
             {
@@ -645,12 +657,16 @@ class CardView(APIView):
     def get(self, request, event_pk, entry_pk):
         event = _readable_event(request, event_pk)
         entry = get_object_or_404(event.entries.all(), pk=entry_pk)
-        card = standings.player_card(entry)
+        card = disclosure.card_hide(
+            standings.player_card(entry), disclosure.viewer(request, event)
+        )
         rows = []
         for row in card.rows:
             result = row.sheet.current.result if row.sheet and row.sheet.current else None
             rows.append(
                 {
+                    # Not played out yet: its result and figure come once it is.
+                    "in_play": row.hidden,
                     "session": row.session.number,
                     "round": row.round_number,
                     "table": row.table_number,

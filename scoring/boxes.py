@@ -7,7 +7,10 @@ director's decision on it.
   as the first table recorded it; for a later version its own cards' or talon (the talon the
   reporting table found), else the first talon a sheet of that version recorded.
 - A sheet whose talon differs from the known one is refused on the ``talon`` field: the
-  table is told to check the box and, if it really differs, to report it. A talon that only
+  table is told to check the box and, if it really differs, to report it. The refusal never
+  names the known talon (the table may not have played the deal yet), and after
+  ``TALON_TRIES`` different wrong talons the table's check closes (each answer tells a
+  little); the director sees the talons tried on the report. A talon that only
   sheets gave (no cards, no report) and no other sheet of the version carries may still be
   corrected: it was one table's typing, not the box.
 - **The version** a table-play played: ``scoring.compare.versions`` (pure).
@@ -43,11 +46,13 @@ from events.cards import (
 from events.models import BoxReport, DealVersion, Seat
 from scoring import rules
 from scoring.compare.versions import Fouling, PlayAt, play_versions
-from scoring.models import Deal, ScoreSheet, TablePlay
+from scoring.models import Deal, ScoreSheet, TablePlay, TalonRefusal
 from scoring.rules.talon import TALON_ORDER, read_talon, talon_text
 
 __all__ = [
+    "TALON_TRIES",
     "KnownTalon",
+    "TalonDiffers",
     "box_report_create",
     "box_report_dismiss",
     "box_report_foul",
@@ -58,6 +63,8 @@ __all__ = [
     "parse_talon",
     "play_version",
     "talon_problem",
+    "talon_refusals",
+    "talon_refused",
     "talon_recorded",
 ]
 
@@ -228,30 +235,81 @@ def _others_carry(deal: Deal, play: TablePlay, known: KnownTalon, versions) -> b
     return False
 
 
-def _differs_error(found, known: KnownTalon) -> ValidationError:
-    return ValidationError(
-        {
-            "talon": _(
-                "This talon (%(found)s) is not the talon of this deal (%(known)s). Check the "
-                "box: if its talon really is other cards, report «the box does not match» on "
-                "this deal's page; nothing of what you typed is lost."
-            )
-            % {"found": cards_shown(found), "known": known.shown}
-        }
+#: A table may try this many different talons other than the known one before its talon
+#: check closes: each answer says a little about the real talon (docs/game.md §2.7).
+TALON_TRIES = 3
+
+
+class TalonDiffers(ValidationError):
+    """A sheet's talon is not the known talon of the deal: on the ``talon`` field, naming
+    no card of the known one; ``talon`` is what was typed."""
+
+    def __init__(self, talon, message: str):
+        super().__init__({"talon": message})
+        self.talon = tuple(talon)
+
+
+def _differs_error(found) -> TalonDiffers:
+    # The table may not have played the deal yet (the phone lies on the table during the
+    # auction): the known talon is never named here. The director sees it on the report.
+    return TalonDiffers(
+        found,
+        _(
+            "This talon (%(found)s) is not the talon recorded for this deal. Check the box: if "
+            "its talon really is other cards, report «the box does not match» on this deal's "
+            "page; nothing of what you typed is lost."
+        )
+        % {"found": cards_shown(found)},
     )
 
 
-def talon_problem(play: TablePlay, deal: Deal, talon) -> None:
-    """Raise ValidationError on ``talon`` when the sheet's talon is not the known one."""
+def _tries_error(found) -> TalonDiffers:
+    return TalonDiffers(
+        found,
+        _(
+            "%(n)d different talons typed here were not the talon recorded for this deal, so "
+            "the talon is not checked again at this table: report «the box does not match» on "
+            "this deal's page, or ask the director to enter the sheet. Nothing of what you "
+            "typed is lost."
+        )
+        % {"n": TALON_TRIES},
+    )
+
+
+def talon_refusals(play: TablePlay, deal: Deal) -> list[str]:
+    """The talons this table was refused on this deal (as stored, e.g. «S8 S7»)."""
+    return list(
+        TalonRefusal.objects.filter(play=play, deal=deal).order_by("at").values_list(
+            "talon", flat=True
+        )
+    )
+
+
+def talon_refused(play: TablePlay, deal: Deal, talon) -> None:
+    """Keep a talon a table was refused (after the write that refused it rolled back)."""
+    TalonRefusal.objects.get_or_create(play=play, deal=deal, talon=talon_text(sorted_talon(talon)))
+
+
+def talon_problem(play: TablePlay, deal: Deal, talon, *, by_director: bool = False) -> None:
+    """Raise :class:`TalonDiffers` when the sheet's talon is not the known one. A table
+    that has been refused ``TALON_TRIES`` different talons is refused any new one, right or
+    wrong, unchecked; the director is never limited."""
     if not talon:
         return
     versions = deal_versions(deal)
     known = known_talon(deal, play_version(play, deal, versions), versions)
-    if known is None or _same_cards(known.cards, talon):
+    if known is None or (by_director and _same_cards(known.cards, talon)):
+        return
+    if not by_director:
+        tried = talon_refusals(play, deal)
+        typed = talon_text(sorted_talon(talon))
+        if typed not in tried and len(tried) >= TALON_TRIES:
+            raise _tries_error(talon)
+    if _same_cards(known.cards, talon):
         return
     if known.source == SOURCE_SHEET and not _others_carry(deal, play, known, versions):
         return  # only this table's own earlier typing: it may correct it
-    raise _differs_error(talon, known)
+    raise _differs_error(talon)
 
 
 def sorted_talon(talon) -> tuple[int, ...]:
@@ -287,7 +345,7 @@ def talon_recorded(play: TablePlay, deal: Deal, talon) -> None:
         else:
             DealVersion.objects.filter(pk=versions[version].pk).update(talon=text)
         return
-    raise _differs_error(talon, known)
+    raise _differs_error(talon)
 
 
 # --- «коробка не совпадает» ---------------------------------------------------------------------

@@ -92,7 +92,11 @@ def card_rows(card: Card, method: str) -> list[list]:
                 row.table_number,
                 row.position,
                 row.deal.code,
-                _("sits out") if row.sits_out else display.contract_text(sheet),
+                _("sits out")
+                if row.sits_out
+                else _("still in play")
+                if row.hidden
+                else display.contract_text(sheet),
                 "" if row.sits_out else display.defence_text(sheet),
                 "" if row.sits_out else display.tricks_text(sheet),
                 "" if row.sits_out else display.tricks_of(sheet, row.position),

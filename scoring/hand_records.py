@@ -2,7 +2,7 @@
 double-dummy table), and a session's hand records as plain text (docs/hand-records.md).
 
 Shown wherever the deal's cards are known — on the public pages once the results are
-published (the director always); the public views are gated by ``public_results``.
+published and the deal is played out (``scoring.disclosure``; the director always).
 """
 
 from __future__ import annotations
@@ -171,10 +171,12 @@ def by_cards(deal: Deal, result: dict | None) -> int | None:
 # --- the plain text export ------------------------------------------------------------------
 
 
-def session_text(event: Event, session: Session) -> str:
-    """One line a deal, «<set>.<deal> <PPN>», under a header of comments."""
-    deals = [d for d in session_deals(session) if d.cards]
-    families = len({d.board_set.family for d in session_deals(session)}) > 1
+def session_text(event: Event, session: Session, *, shows=None) -> str:
+    """One line a deal, «<set>.<deal> <PPN>», under a header of comments; ``shows``: which
+    deals the reader may see (``scoring.disclosure``; all when None)."""
+    every = session_deals(session)
+    deals = [d for d in every if d.cards and (shows is None or shows(d))]
+    families = len({d.board_set.family for d in every}) > 1
     lines = [
         f"% {event.name}",
         f"% Session {session.number}",
@@ -236,7 +238,7 @@ def card_hands(card, event: Event) -> list[HandRecord]:
                 names.setdefault((s.round_id, s.table_id), {})[s.position] = s.entry.full_name
     found = []
     for row in card.rows:
-        if row.deal is None or not row.deal.cards:
+        if row.deal is None or row.hidden or not row.deal.cards:
             continue
         at = tables.get((row.session.pk, row.round_number))
         record = hand_record(row.deal, event, names.get(at, {}) if at else {})

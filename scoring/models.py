@@ -18,12 +18,14 @@ __all__ = [
     "BoardSet",
     "Deal",
     "DealScore",
+    "DealsShown",
     "Proof",
     "ScoreSheet",
     "ScoreSheetVersion",
     "SessionScoring",
     "SessionTotal",
     "TablePlay",
+    "TalonRefusal",
 ]
 
 
@@ -247,3 +249,44 @@ class SessionScoring(models.Model):
 
     def __str__(self):
         return f"{self.session_id}: {self.rules_key}"
+
+
+class DealsShown(models.Model):
+    """The director showed every deal of a session to everyone before each was played out
+    (``scoring.disclosure``): say, rounds he will not play. Without this row a deal is shown
+    once every table that plays it is done with it."""
+
+    session = models.OneToOneField(
+        "events.Session", on_delete=models.CASCADE, related_name="deals_shown"
+    )
+    shown_at = models.DateTimeField()
+    shown_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    def __str__(self):
+        return f"{self.session}: {self.shown_at:%Y-%m-%d %H:%M}"
+
+
+class TalonRefusal(models.Model):
+    """A talon a table typed that is not the known talon of the deal it plays (before its
+    sheet was saved). The refusal names no card (``scoring.boxes``); the director sees the
+    talons tried on the deal's box report. A table is refused a check after
+    ``boxes.TALON_TRIES`` different such talons: each answer tells a little about the real
+    one."""
+
+    play = models.ForeignKey(TablePlay, on_delete=models.CASCADE, related_name="talon_refusals")
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="talon_refusals")
+    talon = models.CharField(max_length=7)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["play", "deal", "at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["play", "deal", "talon"], name="one_refusal_per_talon_and_table_deal"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.play}, {self.deal}: {self.talon}"

@@ -46,6 +46,17 @@ def public_results(view):
     return wrapped
 
 
+def deal_in_play(request, event, preview, deal):
+    """The answer for a deal not played out yet (``scoring.disclosure``): status 403, a
+    plain page that says when it opens, in the page's language."""
+    return render(
+        request,
+        "scoring/public/deal_in_play.html",
+        base_context(event, preview) | {"deal": deal},
+        status=403,
+    )
+
+
 def base_context(event, preview) -> dict:
     """What every public results page shows around its own content."""
     return {

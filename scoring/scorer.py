@@ -79,7 +79,7 @@ def scorer_step(
         return step
     data = form.sheet_data()
     try:
-        step.checked = services.sheet_check(play, deal, data)
+        step.checked = services.sheet_check(play, deal, data, by_director=by_user is not None)
     except ValidationError as error:
         form.add_service_error(error)
         return step

@@ -203,8 +203,11 @@ def _check_deal_in_play(play: TablePlay, deal: Deal) -> None:
         )
 
 
-def sheet_check(play: TablePlay, deal: Deal, data: object) -> Checked:
-    """Check a sheet against the rules and settle it; nothing is saved. Raises
+def sheet_check(
+    play: TablePlay, deal: Deal, data: object, *, by_director: bool = False
+) -> Checked:
+    """Check a sheet against the rules and settle it; nothing of the sheet is saved (a
+    player's talon that is not the deal's is kept as tried: ``boxes.talon_refused``). Raises
     ValidationError {field: message} naming each broken rule."""
     _check_deal_in_play(play, deal)
     if not isinstance(data, dict):
@@ -226,7 +229,12 @@ def sheet_check(play: TablePlay, deal: Deal, data: object) -> Checked:
     except rules.InvalidInput as error:
         raise problems_error(error.problems, entered, deal) from None
     # The talon against the deal's known talon (docs/game.md §2.7): on its own field.
-    boxes.talon_problem(play, deal, parsed.talon)
+    try:
+        boxes.talon_problem(play, deal, parsed.talon, by_director=by_director)
+    except boxes.TalonDiffers as error:
+        if not by_director:
+            boxes.talon_refused(play, deal, error.talon)
+        raise
     # The settlement, the stake A, and the sheet in plain words (normalised spelling) for
     # pages and exports.
     result = rules.settlement_json(settlement) | {
@@ -458,6 +466,7 @@ def entry_plays(entry) -> list[EntryPlay]:
         .order_by()
         .values_list(
             "pk",
+            "key",
             "round_id",
             "table_id",
             "board_set_id",
@@ -476,6 +485,7 @@ def entry_plays(entry) -> list[EntryPlay]:
     found = []
     for (
         pk,
+        key,
         round_id,
         table_id,
         board_set_id,
@@ -492,6 +502,7 @@ def entry_plays(entry) -> list[EntryPlay]:
     ) in rows:
         play = TablePlay(
             pk=pk,
+            key=key,  # the round link his phone opens
             round_id=round_id,
             table_id=table_id,
             board_set_id=board_set_id,
@@ -758,8 +769,27 @@ def sheet_record(
 
     ``expected_version`` (optional): the version the writer saw (0: no sheet yet); if the
     sheet changed meanwhile, nothing is saved. Raises ValidationError {field: message} in the
-    user's language, PermissionDenied for a wrong actor; nothing is saved on error.
+    user's language, PermissionDenied for a wrong actor; nothing is saved on error (but a
+    player's talon refused is kept as tried, ``boxes.talon_refused``).
     """
+    try:
+        return _sheet_record(
+            play,
+            deal,
+            data,
+            by_user=by_user,
+            by_entry=by_entry,
+            expected_version=expected_version,
+            note=note,
+            proof=proof,
+        )
+    except boxes.TalonDiffers as error:
+        if by_user is None:  # the write rolled back: keep what the table tried
+            boxes.talon_refused(play, deal, error.talon)
+        raise
+
+
+def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note, proof):
     with transaction.atomic():
         play = _locked_play(play, sheet_of=deal)
         proof = _proof_of(by_entry, proof)
@@ -767,7 +797,7 @@ def sheet_record(
         # play's set): its board set read once if the caller did not.
         access = _actor(play, by_user, by_entry, proof)
         late = access is not None and access.late
-        checked = sheet_check(play, deal, data)
+        checked = sheet_check(play, deal, data, by_director=by_user is not None)
         boxes.talon_recorded(play, deal, checked.deal.talon)
         sheet = None
         if play.has_sheet:  # no row yet (a first save): nothing to read

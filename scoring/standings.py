@@ -842,6 +842,8 @@ class CardRow:
     sheet: ScoreSheet | None = None
     score: DealScore | None = None
     version: int | None = None  # the version of the cards he played, when it was fouled
+    # Not played out yet (scoring.disclosure): its result and figure are not shown.
+    hidden: bool = False
 
 
 @dataclass

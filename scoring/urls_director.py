@@ -28,6 +28,7 @@ per_event = [
     ),
     path("sessions/<int:number>/analyse/", views_hands.analyse, name="deals_analyse"),
     path("scores/publish/", views.publish, name="publish"),
+    path("sessions/<int:number>/deals-show/", views.deals_show, name="deals_show"),
     path("scores/plays/<int:play_pk>/", views.play_detail, name="play"),
     path(
         "scores/plays/<int:play_pk>/access/",

@@ -18,7 +18,7 @@ from events.access import director_event
 from events.models import Round, Seat
 from events.params import query_errors, query_int
 from events.services import event_set_results_public
-from scoring import services
+from scoring import disclosure, services
 from scoring.forms import AdjustmentForm, TableAdjustmentForm
 from scoring.models import Adjustment, Deal, ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
@@ -113,6 +113,7 @@ def overview(request, event):
             "disputed": disputed,
             "any_open": any(p.access.open for p in plays),
             "sessions": event.sessions.order_by("number"),
+            "disclosure": disclosure.event_disclosure(event),
             "multi_room": len({r.room_id for r in rounds})
             > len({r.room.session_id for r in rounds}),
         },
@@ -483,11 +484,52 @@ def round_close(request, event, round_pk):
 def publish(request, event):
     public = request.POST.get("public") == "1"
     event_set_results_public(event, public)
-    messages.success(
-        request,
-        _("The results are public now.") if public else _("The results are hidden now."),
-    )
+    if public:
+        # What becomes public now, and what later (scoring.disclosure, docs/game.md §4.5).
+        found = disclosure.event_disclosure(event)
+        messages.success(
+            request,
+            ngettext(
+                "The results are public now: the standings and each player's totals. Of the "
+                "%(total)d deal, %(shown)d is played out and public with its cards, analysis "
+                "and travellers; the others follow as every table plays them, and each "
+                "session's seed once all its deals are played.",
+                "The results are public now: the standings and each player's totals. Of the "
+                "%(total)d deals, %(shown)d are played out and public with their cards, "
+                "analysis and travellers; the others follow as every table plays them, and "
+                "each session's seed once all its deals are played.",
+                found.total,
+            )
+            % {"total": found.total, "shown": found.shown},
+        )
+    else:
+        messages.success(request, _("The results are hidden now."))
     back = request.POST.get("next", "")
     if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         return redirect(back)  # e.g. the room's console the director published from
     return redirect("director:overview", pk=event.pk)
+
+
+@director_event
+@require_POST
+def deals_show(request, event, number):
+    """«Открыть сдачи сессии сейчас»: every deal of the session public with the standings
+    (and its seed), before each is played out — say, rounds the director will not play."""
+    session = get_object_or_404(event.sessions.select_related("event"), number=number)
+    if request.POST.get("confirm") != "1":
+        messages.error(
+            request,
+            _("Tick the box to confirm that every deal of session %(n)d may be shown now.")
+            % {"n": session.number},
+        )
+    else:
+        disclosure.deals_show(session, by_user=request.user)
+        messages.success(
+            request,
+            _(
+                "Every deal of session %(n)d is shown now to everyone once the results are "
+                "published, with its seed."
+            )
+            % {"n": session.number},
+        )
+    return redirect(f"{reverse('director:overview', args=[event.pk])}#publish")

@@ -51,6 +51,11 @@ def _page(request, event, report: BoxReport, *, problem: str = "", status: int =
             "play": play,
             "found": boxes.cards_html(boxes.parse_talon(report.talon) or ()),
             "known": boxes.known_talon(deal, version, versions),
+            # What the table typed before reporting (the refusals named no card of the known).
+            "tried": [
+                boxes.cards_html(boxes.parse_talon(t) or ())
+                for t in boxes.talon_refusals(play, deal)
+            ],
             "card_version": version,
             "versions": list(
                 DealVersion.objects.filter(deal=deal)

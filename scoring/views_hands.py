@@ -22,7 +22,7 @@ from events import dealing
 from events.access import director_event
 from events.forms import apply_service_error
 from events.models import Deal, Session
-from scoring import hand_records
+from scoring import disclosure, hand_records
 from scoring.public_access import base_context, public_results
 
 
@@ -30,11 +30,12 @@ def _session(event, number) -> Session:
     return get_object_or_404(event.sessions.select_related("event"), number=number)
 
 
-def _records(event, session) -> list:
+def _records(event, session, deals=None, seen=None) -> list:
+    """Each deal with its hand record (None: cards unknown, or not for ``seen``'s eyes)."""
     found = []
-    for deal in dealing.session_deals(session):
-        record = hand_records.hand_record(deal, event)
-        found.append((deal, record))
+    for deal in dealing.session_deals(session) if deals is None else deals:
+        shown = seen is None or seen.shows(deal)
+        found.append((deal, hand_records.hand_record(deal, event) if shown else None))
     return found
 
 
@@ -166,7 +167,9 @@ def analyse(request, event, number):
 def session_hands(request, event, preview, number):
     """Every deal's hand record and double-dummy table, printable."""
     session = _session(event, number)
-    boxes = [(d, r) for d, r in _records(event, session) if r]
+    seen = disclosure.viewer(request, event)
+    deals = dealing.session_deals(session)
+    boxes = [(d, r) for d, r in _records(event, session, deals, seen) if r]
     return render(
         request,
         "scoring/public/hands.html",
@@ -175,6 +178,8 @@ def session_hands(request, event, preview, number):
             "session": session,
             "boxes": boxes,
             "families": len({d.board_set.family for d, _r in boxes}) > 1,
+            # The deals not played out yet are left out (scoring.disclosure).
+            "in_play": sum(1 for d in deals if not seen.shows(d)),
         },
     )
 
@@ -183,8 +188,10 @@ def session_hands(request, event, preview, number):
 def session_hands_txt(request, event, preview, number):
     """One line a deal: «<set>.<deal> <PPN>» (docs/hand-records.md)."""
     session = _session(event, number)
+    seen = disclosure.viewer(request, event)
     response = HttpResponse(
-        hand_records.session_text(event, session), content_type="text/plain; charset=utf-8"
+        hand_records.session_text(event, session, shows=seen.shows),
+        content_type="text/plain; charset=utf-8",
     )
     response["Content-Disposition"] = (
         f'attachment; filename="{event.slug}-session-{session.number}-hands.txt"'
@@ -196,6 +203,13 @@ def session_hands_txt(request, event, preview, number):
 def session_check(request, event, preview, number):
     """«Проверка раздачи»: the session dealt again from the revealed seed."""
     session = _session(event, number)
+    if not disclosure.viewer(request, event).seed_shown(session):
+        return render(
+            request,
+            "scoring/public/seed_later.html",
+            base_context(event, preview) | {"session": session},
+            status=403,
+        )
     check = dealing.session_check(session)
     return render(
         request,

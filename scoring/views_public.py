@@ -11,10 +11,10 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404, render
 
 from events.models import Session
-from scoring import exports, hand_records, standings
+from scoring import disclosure, exports, hand_records, standings
 from scoring.models import Deal
 from scoring.public_access import base_context as _base
-from scoring.public_access import public_results
+from scoring.public_access import deal_in_play, public_results
 from scoring.traveller_note import traveller_note
 
 
@@ -53,17 +53,32 @@ def session_results(request, event, preview, number):
     """One session's standing and the list of its deals (travellers)."""
     session = _session(event, number)
     rows = standings.session_standings(session)
-    deals = list(
-        Deal.objects.filter(board_set__session=session)
-        .select_related("board_set")
-        .order_by("board_set__family", "board_set__number", "number")
-    )
+    deals = _session_deals(session)
     families = len({d.board_set.family for d in deals}) > 1
+    seen = disclosure.viewer(request, event)
+    shown = [d for d in deals if seen.shows(d)]
     return render(
         request,
         "scoring/public/session.html",
         _base(event, preview)
-        | {"session": session, "rows": rows, "deals": deals, "families": families},
+        | {
+            "session": session,
+            "rows": rows,
+            # Each deal with whether its traveller may be shown to this viewer yet.
+            "deals": [(d, seen.shows(d)) for d in deals],
+            "deals_shown": len(shown),
+            "families": families,
+            "seed_shown": seen.seed_shown(session),
+            "hands_shown": any(d.cards for d in shown),
+        },
+    )
+
+
+def _session_deals(session) -> list[Deal]:
+    return list(
+        Deal.objects.filter(board_set__session=session)
+        .select_related("board_set")
+        .order_by("board_set__family", "board_set__number", "number")
     )
 
 
@@ -71,6 +86,8 @@ def session_results(request, event, preview, number):
 def traveller(request, event, preview, deal_pk):
     """Every table's result on one deal side by side, with each pocket's figure."""
     deal = _deal(event, deal_pk)
+    if not disclosure.viewer(request, event).shows(deal):
+        return deal_in_play(request, event, preview, deal)
     found = standings.deal_traveller(deal)
     extra = {
         "traveller": found,
@@ -85,7 +102,7 @@ def traveller(request, event, preview, deal_pk):
 def card(request, event, preview, entry_pk):
     """A player's personal score card: every deal with his result and figure."""
     entry = _entry(event, entry_pk)
-    found = standings.player_card(entry)
+    found = disclosure.card_hide(standings.player_card(entry), disclosure.viewer(request, event))
     extra = {"card": found, "card_hands": hand_records.card_hands(found, event)}
     return render(request, "scoring/public/card.html", _base(event, preview) | extra)
 
@@ -110,12 +127,8 @@ def session_csv(request, event, preview, number):
 def session_travellers_csv(request, event, preview, number):
     session = _session(event, number)
     rows: list[list] = []
-    deals = (
-        Deal.objects.filter(board_set__session=session)
-        .select_related("board_set")
-        .order_by("board_set__family", "board_set__number", "number")
-    )
-    for deal in deals:
+    seen = disclosure.viewer(request, event)
+    for deal in [d for d in _session_deals(session) if seen.shows(d)]:
         found = standings.deal_traveller(deal)
         rows += exports.traveller_rows(found, event.scoring_method, with_deal=True, header=not rows)
     return exports.csv_response(rows, f"travellers-{event.slug}-s{session.number}.csv")
@@ -124,6 +137,8 @@ def session_travellers_csv(request, event, preview, number):
 @public_results
 def traveller_csv(request, event, preview, deal_pk):
     deal = _deal(event, deal_pk)
+    if not disclosure.viewer(request, event).shows(deal):
+        return deal_in_play(request, event, preview, deal)
     rows = exports.traveller_rows(standings.deal_traveller(deal), event.scoring_method)
     return exports.csv_response(rows, f"traveller-{event.slug}-{deal.code}.csv")
 
@@ -131,7 +146,8 @@ def traveller_csv(request, event, preview, deal_pk):
 @public_results
 def card_csv(request, event, preview, entry_pk):
     entry = _entry(event, entry_pk)
-    rows = exports.card_rows(standings.player_card(entry), event.scoring_method)
+    found = disclosure.card_hide(standings.player_card(entry), disclosure.viewer(request, event))
+    rows = exports.card_rows(found, event.scoring_method)
     name = entry.number or entry.pk
     return exports.csv_response(rows, f"card-{event.slug}-{name}.csv")
 

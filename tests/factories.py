@@ -67,6 +67,12 @@ def play_of(session, round_number, table_number, room_number=1):
     )
 
 
+def round_link(play, path: str = "") -> str:
+    """The round link of a table-round (``/t/<play key>/``, its table's page of that one
+    round), with ``path`` under it: ``round_link(play, "deals/1/")``."""
+    return f"/t/{play.key}/{path}"
+
+
 def deal_of(play, number):
     return play.board_set.deals.select_related("board_set").get(number=number)
 
@@ -108,6 +114,28 @@ def finish(rnd):
     rounds.round_end_now(rnd)
     rnd.refresh_from_db()
     return rnd
+
+
+def play_out(session):
+    """Every round of the session played and closed: each room's rounds ended in turn and the
+    last one closed to its tables, so every deal is played out (scoring.disclosure) and, once
+    published, public with its cards and travellers."""
+    from events.models import Round
+    from scoring.models import TablePlay
+
+    for room in session.rooms.order_by("number"):
+        rounds = list(Round.objects.filter(room=room).order_by("number"))
+        for rnd in rounds:
+            if rnd.state != Round.State.FINISHED:
+                finish(rnd)
+        if rounds:
+            TablePlay.objects.filter(round=rounds[-1]).update(
+                players_access=TablePlay.Access.CLOSED
+            )
+            from events import clockdoc
+
+            clockdoc.room_changed(room.pk, clock=False)
+    return session
 
 
 #: Speaking order from first hand at a 3-player table (docs/game.md §5.2).
