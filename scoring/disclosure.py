@@ -77,7 +77,9 @@ def _done_plays(session_id: int) -> dict[int, tuple[int, bool]]:
     """Each table-round of the session: its set, and whether its players can no longer
     write (over, and its next round started or the director closed it; not opened again)."""
     following = (
-        Round.objects.filter(room_id=OuterRef("round__room_id"), number__gt=OuterRef("round__number"))
+        Round.objects.filter(
+            room_id=OuterRef("round__room_id"), number__gt=OuterRef("round__number")
+        )
         .order_by("number")
         .values("state")[:1]
     )
@@ -99,7 +101,7 @@ def _done_plays(session_id: int) -> dict[int, tuple[int, bool]]:
 
 
 def _build(session_id: int) -> SessionDisclosure:
-    """The rule, read from the rows: four queries, whatever the session's size."""
+    """The rule, read from the rows: five queries, whatever the session's size."""
     deals: dict[int, list[int]] = defaultdict(list)
     for pk, set_id in (
         Deal.objects.filter(board_set__session_id=session_id)
@@ -146,7 +148,7 @@ def _token_keys(room_ids: list[int]) -> list[str]:
 
 def session_disclosure(session: Session | int) -> SessionDisclosure:
     """What of ``session`` (or the session of that pk) anyone may see now (see the module):
-    two small queries and the cache, or the four of :func:`_build` after a change."""
+    two small queries and the cache, or the five of :func:`_build` after a change."""
     session_id = session if isinstance(session, int) else session.pk
     room_ids = sorted(Room.objects.filter(session_id=session_id).values_list("pk", flat=True))
     keys = _token_keys(room_ids)

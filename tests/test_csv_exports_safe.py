@@ -16,7 +16,7 @@ from events.models import Entry, Room
 from movements import planner
 from movements.services import session_create
 from scoring import services
-from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, play_out, sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +69,7 @@ def test_the_writer_neutralises_every_cell_of_every_row():
 def hostile(event, director):
     """15 players (one prime room, 5 tables × 3) with formula-like names and clubs, a room
     named like a formula, three deals of round 1 table 1 scored (one down: negative points),
-    the results published."""
+    the session played out and the results published."""
     for i in range(15):
         last = NAMES[i] if i < len(NAMES) else f"Игроков{i + 1:02d}"
         event_services.entry_create(event, last_name=last, first_name="Игорь", club="ЦДШ")
@@ -87,6 +87,7 @@ def hostile(event, director):
     down = sheet(declarer="N", tricks={"N": 4, "E": 6})
     for number, data in ((1, THREE_DIAMONDS), (2, down), (3, THREE_DIAMONDS)):
         services.sheet_record(play, deal_of(play, number), data, by_user=director)
+    play_out(session)  # every deal played out: every file carries every row
     event_services.event_set_results_public(event, True)
     return event, session, play
 

@@ -7,7 +7,7 @@ from rest_framework.authtoken.models import Token
 from events.models import Event
 from scoring import services
 from scoring.models import Adjustment, ScoreSheet
-from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, play_out, sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -219,13 +219,20 @@ def test_results_are_public_only_once_published(client, other_director, director
     for url in urls:
         assert client.get(url).status_code == 200, url
     assert post(client, f"/api/v1/events/{event.pk}/results-public/", {"public": True}).json() == {
-        "public": True
+        "public": True,
+        "deals": {"shown": 0, "total": 15},  # none played out yet (scoring.disclosure)
     }
     client.logout()
     standing = client.get(urls[1]).json()
     assert standing["by"] == "average" and len(standing["standings"]) == 15
     top = standing["standings"][0]
     assert top["deals"] == 1 and top["total"] == 50.0
+    # The deal is still to be played at the other tables: neither its traveller nor the
+    # result on the card, though the standings are public.
+    assert client.get(urls[2]).status_code == 403
+    early = client.get(urls[3]).json()["deals"][0]
+    assert early["in_play"] and early["result"] is None and early["score"] is None
+    play_out(play.round.room.session)
     traveller = client.get(urls[2]).json()
     assert traveller["tables"][0]["figures"]["N"]["net"] == 50.0
     card = client.get(urls[3]).json()

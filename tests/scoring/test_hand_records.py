@@ -15,7 +15,7 @@ from events import dealing
 from events.models import Deal, Session
 from events.services import event_set_results_public
 from scoring import hand_records
-from tests.factories import seat_players
+from tests.factories import play_out, seat_players
 
 pytestmark = pytest.mark.django_db
 
@@ -169,6 +169,7 @@ def test_the_director_api_shows_the_hash_never_the_seed(director_client, event, 
 
 def test_after_publishing_the_seed_and_the_check_are_public(client, event, dealt):
     session = Session.objects.get(pk=dealt.pk)
+    play_out(session)
     event_set_results_public(event, True)
     page = client.get(reverse("public:session", args=[event.slug, session.number]))
     body = page.content.decode()
@@ -191,6 +192,7 @@ def test_the_director_session_page_reveals_the_seed_once_published(director_clie
 
 def test_the_ppn_text_export_has_one_line_a_deal(client, event, dealt):
     session = Session.objects.get(pk=dealt.pk)
+    play_out(session)
     event_set_results_public(event, True)
     answer = client.get(reverse("public:session_hands_txt", args=[event.slug, session.number]))
     assert answer["Content-Type"].startswith("text/plain")
@@ -381,6 +383,7 @@ def test_the_hand_record_shows_once_published_and_to_the_director_always(
     assert client.get(url).status_code == 403
     preview = director_client.get(url).content.decode()
     assert 'id="hand-record"' in preview
+    play_out(dealt)
     event_set_results_public(event, True)
     body = client.get(url).content.decode()
     assert 'id="hand-record"' in body
@@ -399,6 +402,7 @@ def test_the_hand_record_follows_the_events_suit_order(event, dealt):
 
 def test_no_hand_record_while_the_cards_are_unknown(client, event):
     session = seat_players(event, 15)
+    play_out(session)
     event_set_results_public(event, True)
     deal = Deal.objects.filter(board_set__session=session).first()
     body = client.get(reverse("public:traveller", args=[event.slug, deal.pk])).content.decode()
@@ -410,6 +414,7 @@ def test_no_hand_record_while_the_cards_are_unknown(client, event):
 def test_the_players_card_shows_his_tables_hands_with_names(client, event, dealt):
     from events.models import Seat
 
+    play_out(dealt)
     event_set_results_public(event, True)
     seat = Seat.objects.filter(round__room__session=dealt, table__isnull=False).first()
     body = client.get(reverse("public:card", args=[event.slug, seat.entry.pk])).content.decode()
@@ -466,6 +471,7 @@ def test_the_traveller_api_gives_the_cards_only_once_readable(client, event, dea
     hidden = client.get(url)
     assert hidden.status_code in (401, 403, 404)
     assert deal.cards not in hidden.content.decode()
+    play_out(dealt)
     event_set_results_public(event, True)
     body = client.get(url).json()
     assert body["cards"] == deal.cards

@@ -9,7 +9,7 @@ from django.urls import reverse
 from events.models import Event
 from scoring import services
 from scoring.models import Adjustment, ScoreSheet
-from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, sheet, start
+from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, play_out, sheet, start
 
 pytestmark = pytest.mark.django_db
 
@@ -323,7 +323,15 @@ def test_publishing_opens_the_results_to_everyone(client, director, scored):
         == 302
     )
     client.logout()
-    for url in _public_urls(scored):
+    urls = _public_urls(scored)
+    # Mid-session: the standings, the card and the files are public at once, but the
+    # traveller of a deal the other tables have still to play is not (scoring.disclosure).
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == (403 if url in (urls[2], urls[7]) else 200), url
+    assert 'id="deal-in-play"' in client.get(urls[2]).content.decode()
+    play_out(scored.round.room.session)
+    for url in urls:
         response = client.get(url)
         assert response.status_code == 200, url
     body = client.get(_public_urls(scored)[0]).content.decode()
@@ -339,6 +347,7 @@ def test_an_unknown_event_is_not_found(client):
 
 
 def test_public_pages_show_standings_traveller_and_card(client, scored):
+    play_out(scored.round.room.session)
     Event.objects.filter(pk=scored.round.room.session.event_id).update(results_public=True)
     urls = _public_urls(scored)
     north = entry_at(scored, "N")
@@ -351,6 +360,7 @@ def test_public_pages_show_standings_traveller_and_card(client, scored):
 
 
 def test_csv_files_are_utf8_with_a_bom(client, scored):
+    play_out(scored.round.room.session)
     Event.objects.filter(pk=scored.round.room.session.event_id).update(results_public=True)
     urls = _public_urls(scored)
     for url in urls[4:]:

@@ -8,12 +8,23 @@ from django.urls import reverse
 from events.models import Event
 from scoring import services
 from scoring.models import TablePlay
-from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, seat_players, sheet
+from tests.factories import (
+    THREE_DIAMONDS,
+    deal_of,
+    entry_at,
+    play_of,
+    play_out,
+    seat_players,
+    sheet,
+)
 
 pytestmark = pytest.mark.django_db
 
 
 def _publish(event):
+    """Published after the session: every deal played out (scoring.disclosure)."""
+    for session in event.sessions.all():
+        play_out(session)
     Event.objects.filter(pk=event.pk).update(results_public=True)
 
 
