@@ -279,9 +279,9 @@ def _tries_error(found) -> TalonDiffers:
 def talon_refusals(play: TablePlay, deal: Deal) -> list[str]:
     """The talons this table was refused on this deal (as stored, e.g. «S8 S7»)."""
     return list(
-        TalonRefusal.objects.filter(play=play, deal=deal).order_by("at").values_list(
-            "talon", flat=True
-        )
+        TalonRefusal.objects.filter(play=play, deal=deal)
+        .order_by("at")
+        .values_list("talon", flat=True)
     )
 
 

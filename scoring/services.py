@@ -203,9 +203,7 @@ def _check_deal_in_play(play: TablePlay, deal: Deal) -> None:
         )
 
 
-def sheet_check(
-    play: TablePlay, deal: Deal, data: object, *, by_director: bool = False
-) -> Checked:
+def sheet_check(play: TablePlay, deal: Deal, data: object, *, by_director: bool = False) -> Checked:
     """Check a sheet against the rules and settle it; nothing of the sheet is saved (a
     player's talon that is not the deal's is kept as tried: ``boxes.talon_refused``). Raises
     ValidationError {field: message} naming each broken rule."""
