@@ -482,7 +482,8 @@ GOOD_SHEET = ("three", "diamonds", ("whist", "pass"), (7, 3))  # N «три» �
 
 
 async def table_save(run: Run, session, number: int, key: str, at: float, rng: random.Random):
-    """A table's phone saves deal 1: the table page, the deal form, «Check», «Save»."""
+    """A table's phone saves deal 1: the table's round page (``key``: its round link, where
+    the table's QR code leads its players), the deal form, «Check», «Save»."""
     await asyncio.sleep(max(0.0, at - time.monotonic()))
     if run.stopping:
         return
@@ -493,7 +494,7 @@ async def table_save(run: Run, session, number: int, key: str, at: float, rng: r
     sample, body, _ = await run.call(session, "GET", f"/t/{key}/", T_PAGE, cause="save")
     if body is None or sample.outcome != "ok":
         return fail(f"table page {sample.status or sample.outcome}")
-    links = re.findall(rf'href="(/t/{re.escape(key)}/rounds/\d+/deals/1/)"', body)
+    links = re.findall(rf'href="(/t/{re.escape(key)}/deals/1/)[^"]*"', body)
     deal_path = links[0] if links else f"/t/{key}/deals/1/"
     await asyncio.sleep(rng.uniform(1, 3))
     sample, body, _ = await run.call(session, "GET", deal_path, T_FORM, cause="save")
@@ -1137,7 +1138,7 @@ def main() -> int:
             event, room = build_event(
                 director, tables=args.tables, rounds=None, name="Load", sheets=False, start=False
             )
-            from events.models import Entry, Round, Table
+            from events.models import Entry, Round, TablePlay
 
             plan = {
                 "username": "bench_director",
@@ -1146,8 +1147,12 @@ def main() -> int:
                 "room_pk": room.pk,
                 "slug": event.slug,
                 "entry_keys": list(Entry.objects.filter(event=event).values_list("key", flat=True)),
+                # Round 1's link of each table (the table's QR code is a gate that asks a
+                # player's PIN: the phones here come as their table's players already did).
                 "table_keys": list(
-                    Table.objects.filter(room=room).order_by("number").values_list("number", "key")
+                    TablePlay.objects.filter(round__room=room, round__number=1)
+                    .order_by("table__number")
+                    .values_list("table__number", "key")
                 ),
                 "static_path": "/static/js/player.js",
             }

@@ -1,4 +1,8 @@
-"""Private links: a player's page (/p/<key>/…) and a table's scoring page (/t/<key>/…).
+"""Private links: a player's page (/p/<key>/…) and a table's scoring pages (/t/<key>/…).
+
+Under /t/ two keys: a table's (``Table.key``, the QR code on its card: the gate that asks
+«Кто вы?») and a table-round's (``TablePlay.key``, the round link: that one round's sheets,
+where the gate and a player's own page lead; ``scoring.views_table``).
 
 Both are opened from a phone by people who have no account and no business on the
 director's pages. A wrong or old key is a :class:`LinkNotFound` (a 404), shown by
@@ -18,7 +22,8 @@ API_PREFIX = "/api/"
 
 
 class LinkNotFound(Http404):
-    """No player or table has this key (mistyped, cut short, or from another event)."""
+    """No player, table or table-round has this key (mistyped, cut short, or from another
+    event)."""
 
     def __init__(self, kind: str):
         self.kind = kind  # "player" or "table"
@@ -43,7 +48,8 @@ def player_url(request, key: str) -> str:
 
 
 def table_url(request, key: str) -> str:
-    """The absolute address of a table's scoring page (the QR code on the table card)."""
+    """The absolute address of a table's gate (the QR code on the table card): it leads a
+    player of the round at the table now to that round's link."""
     return request.build_absolute_uri(reverse("table:home", args=[key]))
 
 

@@ -626,6 +626,10 @@ class TablePlay(models.Model):
     players_access = models.CharField(
         max_length=6, choices=Access.choices, blank=True, default=Access.CLOCK
     )
+    # The round link (/t/<key>/): the table's page of this one round. Only the players seated
+    # at the table in this round are led to it (from the table's QR code with their PIN, or
+    # from their own page), so a table's earlier players never read its later rounds.
+    key = models.CharField(max_length=32, unique=True, default=new_private_key, editable=False)
 
     class Meta:
         db_table = "scoring_tableplay"

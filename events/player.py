@@ -22,7 +22,8 @@ class Place:
     position: str
     set: int | None = None  # filled by scoring (the table-play of the round)
     set_goes_to: list[int] | None = None  # for N: tables that play this set next round
-    table_key: str = ""  # the table's scoring link
+    table_key: str = ""  # the table's scoring link (its QR code: the gate to its round)
+    play_key: str = ""  # the round link of his table in this round (filled by scoring)
     round_id: int | None = None
     table_id: int | None = None
 

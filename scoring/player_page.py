@@ -81,17 +81,21 @@ def _seating_with_sets(room_id: int) -> RoomSeating | None:
     if not round_ids:
         return seating
     sets = {
-        (round_id, table_id): (table, board_set)
-        for round_id, table_id, table, board_set in TablePlay.objects.filter(round_id__in=round_ids)
+        (round_id, table_id): (table, board_set, key)
+        for round_id, table_id, table, board_set, key in TablePlay.objects.filter(
+            round_id__in=round_ids
+        )
         .order_by()
-        .values_list("round_id", "table_id", "table__number", "board_set__number")
+        .values_list("round_id", "table_id", "table__number", "board_set__number", "key")
     }
     for place in places:
         if not place.is_pause:
             found = sets.get((place.round_id, place.table_id))
             place.set = found[1] if found else None
+            # His table's round link: «Протоколы моего стола» opens that one round.
+            place.play_key = found[2] if found else ""
     by_round: dict[int, dict[int, int]] = {}
-    for (round_id, _table_id), (table, board_set) in sets.items():
+    for (round_id, _table_id), (table, board_set, _key) in sets.items():
         by_round.setdefault(round_id, {})[table] = board_set
     for now, nxt in seating.places.values():
         # N takes the set on (his next seat may be a pause: the set still goes on).

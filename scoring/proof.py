@@ -1,8 +1,10 @@
 """Who writes on a table's page: the two-person rule.
 
-A table's page (/t/<key>/) is opened from the QR code on the table card, on a phone the
-table shares. That link alone says nothing about who holds the phone, so a player writing
-there names his seat and shows that he is that seat's player by something of his own:
+A table's round page (/t/<round key>/) is opened on a phone the table shares: from the QR
+code on the table card, whose gate asks a seat of the round and its player's PIN, or from a
+player's own page. Once open, that link says nothing about who holds the phone, so a player
+writing there names his seat and shows that he is that seat's player by something of his
+own:
 
 - his **own private link** (his phone, «Протоколы моего стола»: the page carries his key), or
 - his **PIN**, printed on his name card, typed on the shared phone.
@@ -20,6 +22,13 @@ Wrong PINs are counted per player in the shared cache: after ``PIN_FAILURES_ALLO
 ``PIN_LOCK_SECONDS`` that player's PIN is refused (even when right) until the window is
 over; his own link still works. Four digits, five tries in fifteen minutes: a guesser has
 about one chance in two thousand per window.
+
+A PIN is compared, and a wrong one counted, only where its player may write now: his seat
+at a table-round whose sheets are open to its players (``services.players_access``). Sent
+for a round that may not be written (closed, over and moved on, not started) it is refused
+with that round's reason and counts nothing — else any table's phone could lock another
+player's PIN from a closed sheet of his old table, and a closed round would be a place to
+guess PINs without a count.
 """
 
 from __future__ import annotations
@@ -83,16 +92,30 @@ def _locked_text(seconds: int) -> str:
     ) % {"m": minutes}
 
 
+def _closed_text() -> str:
+    return _("The sheets of this table-round cannot be written now: ask the director.")
+
+
 def identify(
-    seats, *, position: str | None = None, key: str | None = None, pin: str | None = None
+    seats,
+    *,
+    access,
+    position: str | None = None,
+    key: str | None = None,
+    pin: str | None = None,
+    named: bool = True,
 ) -> Identity | None:
     """Who writes: the seat named (``position``, from the page's choice) or, without one,
     the seat of the player whose own key the page carries (``key``); None when neither
-    names a seat of ``seats`` (the table-round's seats, entries selected).
+    names a seat of ``seats`` (the table-round's seats, entries selected). ``access``: the
+    table-round's :class:`scoring.services.PlayersAccess`, asked by the caller first.
 
     The proof: the key, when it is that seat's player's own; else the PIN, when given;
-    else none (:attr:`Proof.SEAT`). A PIN that is not the seat's player's is a
-    ValidationError on ``pin`` (and counted); so is any PIN while his is locked."""
+    else none (:attr:`Proof.SEAT`). A PIN while the round may not be written is a
+    ValidationError on ``pin`` with the round's reason, neither compared nor counted. A PIN
+    that is not the seat's player's is a ValidationError on ``pin`` (and counted); so is
+    any PIN while his is locked. ``named``: whether the words may name the seat's player
+    (not on the table's gate, which shows nobody's name)."""
     seats = list(seats)
     by_key = next((s for s in seats if key and s.entry.key == key), None)
     seat = next((s for s in seats if s.position == position), None) if position else by_key
@@ -103,6 +126,11 @@ def identify(
     pin = (pin or "").strip()
     if not pin:
         return Identity(seat, Proof.SEAT)
+    if access is None or not access.open:
+        # Not his to write now: nothing to prove, so nothing compared and nothing counted.
+        raise ValidationError(
+            {"pin": access.reason if access is not None and access.reason else _closed_text()}
+        )
     locked = seconds_locked(seat.entry_id)
     if locked:
         raise ValidationError({"pin": _locked_text(locked)})
@@ -111,6 +139,16 @@ def identify(
         locked = seconds_locked(seat.entry_id)
         if locked:
             raise ValidationError({"pin": _locked_text(locked)})
+        if not named:
+            raise ValidationError(
+                {
+                    "pin": _(
+                        "This is not the PIN of the player at seat %(seat)s: type the %(n)d "
+                        "digits printed on your name card."
+                    )
+                    % {"seat": seat.position, "n": PIN_DIGITS}
+                }
+            )
         raise ValidationError(
             {
                 "pin": _(

@@ -1,38 +1,42 @@
-"""The table's scoring pages (/t/<key>/): the set's deals, entering and confirming sheets.
+"""The table's scoring pages (/t/<key>/): a round's deals, entering and confirming sheets.
 
-The table key is printed as a QR code on the table card; a player can also come from his own
-page (?me=<his key>), which picks him as the one entering and proves it was he. On the
-table's shared device a player proves it with his PIN (``scoring.proof``: the table's link
-alone enters, never confirms). Rules of who may write live in scoring.services; these views
-only translate.
+Two keys open them (``scoring.urls_table``). A **round link** (``TablePlay.key``) is the
+table's page of one round: its set's deals, its sheets, entering, confirming and the box
+reports, and nothing of any other round. The **table link** (``Table.key``, the QR code on
+the table card, which everyone who ever sat at the table has) is only a gate: it names the
+table and its round now, and leads a player of that round (his seat and PIN, or his own
+link) to that round's link — so a table's earlier players never read its later rounds.
+
+A player can also come from his own page (?me=<his key>), which picks him as the one
+entering and proves it was he. On the table's shared device a player proves it with his PIN
+(``scoring.proof``: the round's link alone enters, never confirms). Rules of who may write
+live in scoring.services; these views only translate.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.db.models import OuterRef, Q, Subquery
+from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from events import clockdoc
-from events.links import table_by_key
-from events.models import Round, Seat, Table
-from events.rounds import room_current_round, room_round
+from events.links import LinkNotFound, table_by_key
+from events.models import PIN_DIGITS, Round, Seat, Table
+from events.rounds import room_current_round
 from scoring import boxes, display, proof, services
 from scoring.models import Deal, Proof, ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.views import OUTCOMES, STALE_CHECK, _seats
-
-
-def _table(key: str) -> Table:
-    return table_by_key(key)
-
 
 #: The order the table's pages list seats in: round the table, W N E S (N E S at a table of
 #: three, where W is empty).
@@ -43,30 +47,31 @@ def _in_table_order(positions):
     return sorted(positions, key=TABLE_ORDER.index)
 
 
-def _round_of(table: Table, number: int | None = None) -> Round | None:
-    """The round asked for (``/rounds/<n>/``), else the one the table is at: on the clock,
-    else the latest over, else the first."""
-    if number is None:
-        return room_current_round(table.room)
-    rnd = room_round(table.room, number)
-    if rnd is None:
-        raise Http404(_("There is no round %(n)d in this room.") % {"n": number})
-    return rnd
-
-
-def _play(table: Table, rnd: Round | None) -> TablePlay | None:
-    if rnd is None:
-        return None
+def _play_by_key(key: str) -> TablePlay | None:
+    """The table-round of a round link with its round, table, room, session, event and set,
+    and the room's following round (who may still write a finished round asks it): one
+    query, reading one row."""
+    later = Round.objects.filter(
+        room_id=OuterRef("round__room_id"), number__gt=OuterRef("round__number")
+    ).order_by("number")
     play = (
-        TablePlay.objects.select_related("board_set")
-        .filter(round=rnd, table=table)
+        TablePlay.objects.select_related("round__room__session__event", "table", "board_set")
+        .annotate(
+            next_number=Subquery(later.values("number")[:1]),
+            next_state=Subquery(later.values("state")[:1]),
+        )
+        .filter(key=key)
         .order_by()
         .first()
     )
     if play is not None:
-        # The table came with its room, session and event: no second join up to them.
-        rnd.room = table.room
-        play.round, play.table = rnd, table
+        rnd = play.round
+        play.table.room = rnd.room  # a table never changes rooms: no second join up to it
+        rnd.following_round = (
+            Round(room_id=rnd.room_id, number=play.next_number, state=play.next_state)
+            if play.next_number is not None
+            else None
+        )
     return play
 
 
@@ -95,13 +100,15 @@ def _linked(request, seats: list[Seat]) -> Seat | None:
     return next((s for s in seats if key and s.entry.key == key), None)
 
 
-def _identify(request, seats: list[Seat]) -> tuple[proof.Identity | None, str]:
+def _identify(request, ctx: dict) -> tuple[proof.Identity | None, str]:
     """Who writes (the seat chosen, else the player whose link it is) and how he proved it;
-    with the PIN's problem, if any, in the user's language."""
+    with the PIN's problem, if any, in the user's language. The round's access goes first:
+    a PIN for a round its players may not write is neither compared nor counted."""
     try:
         return (
             proof.identify(
-                seats,
+                ctx["seats"],
+                access=ctx["access"],
                 position=request.POST.get("as") or request.GET.get("as"),
                 key=request.POST.get("me") or request.GET.get("me"),
                 pin=request.POST.get("pin"),
@@ -114,75 +121,117 @@ def _identify(request, seats: list[Seat]) -> tuple[proof.Identity | None, str]:
 
 @dataclass(frozen=True)
 class _TableState:
-    """What a table's pages read of its round at every request of its phone: the table (with
-    room, session, event), the round (with its following round), the set and the seats."""
+    """What a round link's pages read at every request of its phone: the table-round with
+    its table (room, session, event), its round (with its following round) and set, and
+    the seats."""
 
     table: Table
-    round: Round | None
-    play: TablePlay | None
+    round: Round
+    play: TablePlay
     seats: tuple[Seat, ...]
     # The set's deals, in order: fixed once the session is made (only their stale mark for
     # the standings moves, which no page here reads).
     deals: tuple[Deal, ...] = ()
 
 
-def _table_state(key: str, round_number: int | None) -> _TableState:
-    """The table's state (the round asked for, else its current one). The phone asks for the
-    same rows at every page, deal form, «Check» and «Save», each perhaps served by another
-    process: they are kept in the shared cache and in this process under the tokens that
-    change with them — the setup (seating, the event's details and rules), the room's clock
-    (every round's state) and the table's own (its players' access, its sheets:
-    ``events.clockdoc.table_key``). One round trip to the cache then, no query; a change
-    bumps a token, so the next request reads the rows again. The writes read what they
-    decide on again under their lock (``scoring.services``). The process's threads share
-    the objects: nothing here or in the views changes them."""
-    read = []  # the table, if its ids had to be read (the state below then reuses it)
+def _table_state(key: str) -> _TableState | None:
+    """The table-round of a round link (None when ``key`` is no round's: perhaps a table's).
+
+    The phone asks for the same rows at every page, deal form, «Check» and «Save», each
+    perhaps served by another process: they are kept in the shared cache and in this
+    process under the tokens that change with them — the setup (seating, the event's
+    details and rules), the room's clock (every round's state) and the table's own (its
+    players' access, its sheets: ``events.clockdoc.table_key``). One round trip to the cache
+    then, no query; a change bumps a token, so the next request reads the rows again. The
+    writes read what they decide on again under their lock (``scoring.services``). The
+    process's threads share the objects: nothing here or in the views changes them."""
+    read = []  # the table-round, if its ids had to be read (the state below then reuses it)
 
     def ids_of():
-        read.append(_table(key))
-        return _ids_of(read[0])
+        play = _play_by_key(key)
+        if play is None:
+            return None  # not kept: a key that is no round's is looked up again
+        read.append(play)
+        return play.table_id, play.round.room_id  # a table-round never moves
 
-    table_id, room_id = clockdoc.local_by_tokens(("table-ids", key), ids_of)
+    ids = clockdoc.local_by_tokens(("play-ids", key), ids_of)
+    if ids is None:
+        return None
+    table_id, room_id = ids
     tokens = clockdoc.tokens(
         [clockdoc.SETUP, clockdoc.clock_key(room_id), clockdoc.table_key(table_id)]
     )
-    memo_key = ":".join(["table", key, str(round_number), *(tokens[k] for k in sorted(tokens))])
-    return clockdoc.by_tokens(
-        memo_key, lambda: _read_state(read[0] if read else _table(key), round_number)
-    )
+    memo_key = ":".join(["table-round", key, *(tokens[k] for k in sorted(tokens))])
+    return clockdoc.by_tokens(memo_key, lambda: _read_state(read[0] if read else key))
 
 
-def _ids_of(table: Table) -> tuple[int, int]:
-    return table.pk, table.room_id  # a table never changes rooms
+def _read_state(play: TablePlay | str) -> _TableState:
+    if isinstance(play, str):
+        found = _play_by_key(play)
+        if found is None:  # made again since this process learnt its ids
+            raise LinkNotFound("table")
+        play = found
+    seats = sorted(_seats(play), key=lambda s: TABLE_ORDER.index(s.position))
+    play.__dict__["_seated_entries"] = [s.entry_id for s in seats]  # the writes check it
+    deals = tuple(play.board_set.deals.order_by("number"))
+    for deal in deals:
+        deal.board_set = play.board_set
+    return _TableState(play.table, play.round, play, tuple(seats), deals)
 
 
-def _read_state(table: Table, round_number: int | None) -> _TableState:
-    rnd = _round_of(table, round_number)
-    play = _play(table, rnd)
-    seats = sorted(_seats(play), key=lambda s: TABLE_ORDER.index(s.position)) if play else []
-    deals = ()
-    if play is not None:
-        play.__dict__["_seated_entries"] = [s.entry_id for s in seats]  # the writes check it
-        deals = tuple(play.board_set.deals.order_by("number"))
-        for deal in deals:
-            deal.board_set = play.board_set
-    return _TableState(table, rnd, play, tuple(seats), deals)
+def _state_or_gate(key: str) -> _TableState:
+    """A round link's state; under a table's key (an old address of a table's page) the
+    table's gate instead, which leads its players on (a redirect, raised); else a 404."""
+    state = _table_state(key)
+    if state is None:
+        table_by_key(key)  # no table either: LinkNotFound
+        raise _ToGate(key)
+    return state
 
 
-def _context(request, key: str, round_number: int | None = None) -> dict:
-    state = _table_state(key, round_number)
+class _ToGate(Exception):
+    def __init__(self, key: str):
+        self.key = key
+
+
+def _gated(view):
+    """A round link's page asked under a table's key (an address of before round links, or
+    typed from the card) goes to the table's gate: nothing of any round is read for it."""
+
+    @functools.wraps(view)
+    def wrapped(request, key, *args, **kwargs):
+        try:
+            return view(request, key, *args, **kwargs)
+        except _ToGate:
+            return redirect("table:home", key)
+
+    return wrapped
+
+
+def _context(request, state: _TableState) -> dict:
     table, rnd, play, seats = state.table, state.round, state.play, list(state.seats)
-    deals = list(state.deals)
+    following = rnd.following_round
+    not_started = rnd.state == Round.State.PENDING
+    if not_started:
+        # A round not started shows neither its set nor its seats.
+        seats, deals = [], []
+    else:
+        deals = list(state.deals)
     me = _me(request, seats)
     # Asked of the service before any button is offered: the page never offers what the
     # write would refuse, and says why instead.
-    access = services.players_access(play) if play else None
+    access = services.players_access(play)
     return {
         "table": table,
         "room": table.room,
         "event": table.room.session.event,
         "round": rnd,
         "play": play,
+        "not_started": not_started,
+        # Over, and the table has moved on to its next round: this link shows this round only.
+        "moved_on": rnd.state == Round.State.FINISHED
+        and following is not None
+        and following.state != Round.State.PENDING,
         "seats": seats,
         "deals": deals,
         "me": me,
@@ -191,8 +240,8 @@ def _context(request, key: str, round_number: int | None = None) -> dict:
         "linked": _linked(request, seats),
         "who": _who_query(request, me),
         "access": access,
-        "open_to_players": bool(access and access.open),
-        "round_url": reverse("table:round", args=[table.key, rnd.number]) if rnd else "",
+        "open_to_players": access.open,
+        "round_url": reverse("table:round", args=[play.key]),
     }
 
 
@@ -246,17 +295,22 @@ def _result(sheet: ScoreSheet | None, deal, seats: list[Seat]) -> dict | None:
 
 
 @never_cache
-def home(request, key, round_number=None):
-    return _home(request, _context(request, key, round_number))
+def home(request, key):
+    """``/t/<key>/``: a round link's page, or under a table's key the table's gate."""
+    state = _table_state(key)
+    if state is None:
+        return _gate(request, table_by_key(key))
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    return _home(request, _context(request, state))
 
 
 def _home(request, ctx: dict, *, refused: dict | None = None, status: int = 200):
     """The table-round's page. ``refused``: a confirmation just refused (its sheet, the
     seat chosen and why), shown beside that deal's form (answered 400)."""
-    table = ctx["table"]
     play = ctx["play"]
     rows = []
-    if play:
+    if not ctx["not_started"]:
         sheets = {
             s.deal_id: s
             for s in ScoreSheet.objects.filter(play=play).select_related(
@@ -288,17 +342,6 @@ def _home(request, ctx: dict, *, refused: dict | None = None, status: int = 200)
                     ],
                 }
             )
-    # Earlier rounds of this table the director opened again (their players may come back).
-    reopened = (
-        TablePlay.objects.filter(
-            table=table,
-            players_access=TablePlay.Access.OPEN,
-            round__state=Round.State.FINISHED,
-        )
-        .exclude(round=ctx["round"])
-        .select_related("round")
-        .order_by("round__number")
-    )
     linked = ctx["linked"]
     for row in rows:
         # His own link proves him: one button, no PIN (when his seat may confirm).
@@ -309,7 +352,7 @@ def _home(request, ctx: dict, *, refused: dict | None = None, status: int = 200)
     return render(
         request,
         "table/home.html",
-        {**ctx, "rows": rows, "reopened": reopened, "refused": refused or {}},
+        {**ctx, "rows": rows, "refused": refused or {}},
         status=status,
     )
 
@@ -322,14 +365,14 @@ def _deal(ctx: dict, number: int):
 
 
 @never_cache
-def deal_form(request, key, number, round_number=None, *, report=None):
+@_gated
+def deal_form(request, key, number, *, report=None):
     """The deal's scorer form. ``report``: a box report just refused (what was typed and
     why), shown in its own form below (answered 400); the scorer form is then fresh."""
-    ctx = _context(request, key, round_number)
-    table = ctx["table"]
+    ctx = _context(request, _state_or_gate(key))
     play = ctx["play"]
-    if play is None:
-        raise Http404(_("This table has no set to play yet."))
+    if ctx["not_started"]:
+        return redirect(ctx["round_url"])  # which says the round has not started
     deal = _deal(ctx, number)
     players = {s.position: s.entry.full_name for s in ctx["seats"]}
     step, status = None, 200
@@ -337,7 +380,7 @@ def deal_form(request, key, number, round_number=None, *, report=None):
         # No form to fill in: it could not be saved. The reason is on the page.
         status = 200 if request.method == "GET" else 400
     elif request.method == "POST" and report is None:
-        identity, pin_error = _identify(request, ctx["seats"])
+        identity, pin_error = _identify(request, ctx)
         if identity is None:
             step = ScorerStep(scorer_form(play, deal, players, request.POST), pin_error=pin_error)
             step.form.is_valid()
@@ -396,27 +439,26 @@ def deal_form(request, key, number, round_number=None, *, report=None):
             "playing": _in_table_order(deal.active_seats),
             "sits_out": [s for s in TABLE_ORDER if s not in deal.active_seats and s in players],
             "cancel_url": ctx["round_url"],
-            "storage_key": f"sheet:{table.key}:{play.round.number}:{deal.number}",
+            "storage_key": f"sheet:{play.key}:{deal.number}",
             # The box (docs/game.md §2.7): the known talon, «the box does not match».
             **boxes.deal_page(play, deal, played=sheet is not None, **(report or {})),
-            "report_url": reverse(
-                "table:box_report", args=[table.key, play.round.number, deal.number]
-            ),
+            "report_url": reverse("table:box_report", args=[play.key, deal.number]),
         },
         status=status,
     )
 
 
 @require_POST
-def box_report(request, key, round_number, number):
+@_gated
+def box_report(request, key, number):
     """«Коробка не совпадает»: the table tells the director the box differs (scoring.boxes)."""
-    ctx = _context(request, key, round_number)
+    ctx = _context(request, _state_or_gate(key))
     play = ctx["play"]
-    if play is None:
-        raise Http404(_("This table has no set to play yet."))
+    if ctx["not_started"]:
+        raise PermissionDenied(ctx["access"].reason)
     deal = _deal(ctx, number)
     if not ctx["open_to_players"]:
-        raise PermissionDenied(ctx["access"].reason if ctx["access"] else "")
+        raise PermissionDenied(ctx["access"].reason)
     typed = {
         "kind": request.POST.get("kind", ""),
         "talon": request.POST.getlist("found"),
@@ -428,11 +470,7 @@ def box_report(request, key, round_number, number):
         )
     except ValidationError as error:
         return deal_form(
-            request,
-            key,
-            number,
-            round_number,
-            report={"typed": typed, "errors": error.message_dict},
+            request, key, number, report={"typed": typed, "errors": error.message_dict}
         )
     messages.success(
         request,
@@ -443,24 +481,30 @@ def box_report(request, key, round_number, number):
         )
         % {"code": deal.code},
     )
-    url = reverse("table:round_deal", args=[key, round_number, number])
+    url = reverse("table:deal", args=[key, number])
     return redirect(f"{url}?{ctx['who']}#box-report" if ctx["who"] else f"{url}#box-report")
 
 
 @require_POST
+@_gated
 def confirm(request, key, sheet_pk):
-    table_id, _room_id = clockdoc.local_by_tokens(("table-ids", key), lambda: _ids_of(_table(key)))
+    state = _state_or_gate(key)
     sheet = (
-        ScoreSheet.objects.filter(play__table_id=table_id, pk=sheet_pk)
+        ScoreSheet.objects.filter(play_id=state.play.pk, pk=sheet_pk)
         .select_related("play__round", "deal__board_set")
         .order_by()
         .first()
     )
     if sheet is None:
         raise Http404(_("No such sheet at this table."))
-    ctx = _context(request, key, sheet.play.round.number)
+    ctx = _context(request, state)
     url = f"{ctx['round_url']}?{ctx['who']}"
-    identity, problem = _identify(request, ctx["seats"])
+    identity, problem = None, ""
+    if not ctx["open_to_players"]:
+        # Before any PIN is looked at: a round its players may not write counts no PIN.
+        problem = ctx["access"].reason
+    else:
+        identity, problem = _identify(request, ctx)
     try:
         if identity is None and not problem:
             raise ValidationError(_("Choose who is confirming the sheet."))
@@ -474,3 +518,162 @@ def confirm(request, key, sheet_pk):
         return _home(request, ctx, refused=refused, status=400)
     messages.success(request, _("Deal %(code)s confirmed.") % {"code": sheet.deal.code})
     return redirect(url)
+
+
+# --- the table's gate (/t/<table key>/) ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _GateRound:
+    """A table-round the gate may lead to: the round at the table now, or one the director
+    opened again; with whether its players may write it now (only then is a PIN taken)."""
+
+    play: TablePlay
+    access: services.PlayersAccess
+    now: bool  # the round at the table now (else an earlier one, opened again)
+
+    @property
+    def round(self) -> Round:
+        return self.play.round
+
+
+def _gate_rounds(table: Table) -> tuple[Round | None, list[_GateRound]]:
+    """The round at the table now (on the clock, else the latest over, else the first) and
+    the table-rounds the gate offers: that round's once it has started, then the earlier
+    ones the director opened again. Three queries, whatever the rounds planned."""
+    rnd = room_current_round(table.room)
+    if rnd is None:
+        return None, []
+    reopened = Q(players_access=TablePlay.Access.OPEN, round__state=Round.State.FINISHED)
+    wanted = reopened if rnd.state == Round.State.PENDING else Q(round=rnd) | reopened
+    plays = list(TablePlay.objects.filter(wanted, table=table).select_related("round").order_by())
+    for play in plays:
+        play.table = table
+        if play.round_id == rnd.pk:
+            play.round = rnd  # read with its following round: no query for its access
+    access = services.plays_access([p for p in plays if p.round_id != rnd.pk])
+    found = [
+        _GateRound(
+            p,
+            services.players_access(p) if p.round_id == rnd.pk else access[p.pk],
+            now=p.round_id == rnd.pk,
+        )
+        for p in plays
+    ]
+    found.sort(key=lambda g: (not g.now, g.round.number))
+    return rnd, found
+
+
+def _gate_seats(offered: list[_GateRound]) -> dict[int, list[Seat]]:
+    """The seats of the offered table-rounds, by round: one query."""
+    if not offered:
+        return {}
+    table_id = offered[0].play.table_id
+    by_round: dict[int, list[Seat]] = {g.play.round_id: [] for g in offered}
+    seats = Seat.objects.filter(table_id=table_id, round_id__in=list(by_round)).select_related(
+        "entry"
+    )
+    for seat in seats.order_by():
+        by_round[seat.round_id].append(seat)
+    return by_round
+
+
+def _round_link(play: TablePlay, **query) -> str:
+    url = reverse("table:round", args=[play.key])
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+def _gate(request, table: Table):
+    """The table's QR code: a gate to the round at the table now (and to a round the
+    director opened again). It shows no sheet, set or seat; it asks «Кто вы?» — a seat of
+    that round and its player's PIN, or his own link (``?me=``) — and leads him to that
+    round's link. A PIN is compared, and counted when wrong, only for a round its players
+    may write now (``scoring.proof``)."""
+    rnd, offered = _gate_rounds(table)
+    writable = [g for g in offered if g.access.open]
+    errors: dict[str, str] = {}
+    typed = {"round": "", "as": "", "pin": ""}
+    me_key = request.GET.get("me", "")
+    if request.method == "POST":
+        typed = {name: request.POST.get(name, "").strip() for name in typed}
+        found = _gate_post(offered, typed)
+        if isinstance(found, str):
+            return redirect(found)
+        errors = found
+    elif me_key:
+        seats = _gate_seats(offered)
+        for gate_round in offered:
+            seat = next((s for s in seats[gate_round.play.round_id] if s.entry.key == me_key), None)
+            if seat is not None:
+                return redirect(_round_link(gate_round.play, me=me_key))
+        errors["me"] = _(
+            "The player of this link does not sit at table %(t)d in the round at the table "
+            "now: open your table from your own page, or name your seat and type your PIN."
+        ) % {"t": table.number}
+    positions = TABLE_ORDER if table.seats == 4 else TABLE_ORDER[1:]
+    if not typed["round"] and writable:
+        typed["round"] = str(writable[0].round.number)
+    return render(
+        request,
+        "table/gate.html",
+        {
+            "table": table,
+            "room": table.room,
+            "event": table.room.session.event,
+            "round": rnd,
+            "now": next((g for g in offered if g.now), None),
+            "writable": writable,
+            "positions": positions,
+            "typed": typed,
+            "errors": errors,
+            "pin_digits": PIN_DIGITS,
+        },
+        status=400 if errors and request.method == "POST" else 200,
+    )
+
+
+def _gate_post(offered: list[_GateRound], typed: dict[str, str]) -> str | dict[str, str]:
+    """The gate's «Кто вы?» sent: the round link to go to, or the problems by field. The
+    round's access is asked before the PIN: for a round its players may not write, the PIN
+    is neither compared nor counted."""
+    errors: dict[str, str] = {}
+    writable = [g for g in offered if g.access.open]
+    chosen = next((g for g in offered if str(g.round.number) == typed["round"]), None)
+    if chosen is None and not typed["round"] and len(writable) == 1:
+        chosen = writable[0]
+    if chosen is None:
+        if writable:
+            errors["round"] = _("Choose the round you play at this table: %(rounds)s.") % {
+                "rounds": ", ".join(str(g.round.number) for g in writable)
+            }
+        elif offered:
+            errors["round"] = offered[0].access.reason
+        else:
+            errors["round"] = _(
+                "No round of this table can be written now: the director records its sheets."
+            )
+        return errors
+    if not chosen.access.open:
+        # Before the PIN is looked at: nothing of this round to prove, nothing counted.
+        return {"round": chosen.access.reason}
+    if not typed["as"]:
+        errors["as"] = _("Choose your seat at this table.")
+    if not typed["pin"]:
+        errors["pin"] = _("Type your PIN: the %(n)d digits printed on your name card.") % {
+            "n": PIN_DIGITS
+        }
+    if errors:
+        return errors
+    seats = _gate_seats([chosen])[chosen.play.round_id]
+    if not any(s.position == typed["as"] for s in seats):
+        return {
+            "as": _("There is no player at seat %(seat)s of this table in round %(n)d.")
+            % {"seat": typed["as"], "n": chosen.round.number}
+        }
+    try:
+        identity = proof.identify(
+            seats, access=chosen.access, position=typed["as"], pin=typed["pin"], named=False
+        )
+    except ValidationError as error:
+        return {"pin": " ".join(error.message_dict.get("pin", error.messages))}
+    return _round_link(chosen.play, **{"as": identity.seat.position})

@@ -103,3 +103,6 @@ def test_the_boxes_and_sheets_move_forward_with_every_row():
     pins = list(NewEntry.objects.filter(event_id=event.pk).values_list("pin", flat=True))
     assert len(pins) == 6 and all(re.fullmatch(r"\d{4}", p) for p in pins)
     assert len(set(pins)) > 1  # each his own, not one value for all
+    # Every table-round got a round link of its own (issue 26), none shared.
+    keys = list(NewPlay.objects.filter(pk__in=[p.pk for p in plays]).values_list("key", flat=True))
+    assert len(set(keys)) == 2 and all(len(k) >= 22 for k in keys)

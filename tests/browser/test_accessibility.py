@@ -10,7 +10,7 @@ from scoring import services
 from scoring.models import TablePlay
 from tests.browser.a11y import check_page, contrast
 from tests.browser.helpers import login
-from tests.factories import THREE_DIAMONDS, seat_players, sheet
+from tests.factories import THREE_DIAMONDS, round_link, seat_players, sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -64,8 +64,8 @@ def test_every_page_passes_the_smoke_check_at_360px(live_server, phone, event):
         "/director/login/",
         f"/e/{event.slug}/clock",
         f"/p/{entry.key}/",
-        f"/t/{play.table.key}/?as=N",
-        f"/t/{play.table.key}/deals/2/?as=N",
+        round_link(play, "?as=N"),
+        round_link(play, "deals/2/?as=N"),
         f"/e/{event.slug}/results/",
         f"/e/{event.slug}/results/sessions/1/",
         f"/e/{event.slug}/results/deals/{sheet.deal_id}/",
@@ -119,10 +119,10 @@ def test_the_table_pages_pass_it_after_the_bell_and_reopened(live_server, phone,
         phone,
         live_server,
         [
-            f"/t/{key}/",
-            f"/t/{key}/rounds/1/?as=S",
-            f"/t/{key}/rounds/1/deals/1/?as=S",
-            f"/t/{key}/rounds/1/deals/3/?as=S",
+            f"/t/{key}/",  # the table's gate, offering round 2 and round 1 opened again
+            round_link(play, "?as=S"),
+            round_link(play, "deals/1/?as=S"),
+            round_link(play, "deals/3/?as=S"),
             f"/p/{seat['S'].key}/",
         ],
     )

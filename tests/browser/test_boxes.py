@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from events.models import BoxReport, DealVersion
 from scoring.models import ScoreSheet, TablePlay
 from tests.browser.helpers import login
-from tests.factories import seat_players, start
+from tests.factories import round_link, seat_players, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,7 @@ def test_the_picker_the_known_talon_and_a_box_report(live_server, browser, event
     )
     page = phone.new_page()
     page.set_default_timeout(15_000)
-    page.goto(f"{live_server.url}/t/{first.table.key}/rounds/1/deals/1/")
+    page.goto(f"{live_server.url}{round_link(first, 'deals/1/')}")
     picker = page.locator("#group-talon")
     page.select_option("#id_contract", "game")
     expect(picker).to_be_hidden()  # no talon with «игра»
@@ -95,7 +95,7 @@ def test_the_picker_the_known_talon_and_a_box_report(live_server, browser, event
     # The next table: its declarer finds another talon; the sheet names the talon of the
     # protocol and sends the table to «коробка не совпадает» (the talon is not on the
     # phone before the play).
-    page.goto(f"{live_server.url}/t/{second.table.key}/rounds/{second.round.number}/deals/1/")
+    page.goto(f"{live_server.url}{round_link(second, 'deals/1/')}")
     expect(page.locator("#known-talon")).to_have_count(0)
     page.locator('input[name="as"][value="N"]').check()
     page.locator('input[name="declarer"][value="N"]').check()

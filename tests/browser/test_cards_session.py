@@ -19,7 +19,7 @@ from scoring import rules, services, solver
 from scoring.models import Deal, ScoreSheet, TablePlay
 from tests.browser.helpers import drawn_event, new_laptop, new_phone
 from tests.events.test_cards import _independent_deal
-from tests.factories import finish, start, varied_result, wait_until
+from tests.factories import finish, round_link, start, varied_result, wait_until
 
 pytestmark = [
     pytest.mark.browser,
@@ -129,7 +129,7 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     talon = [cards.card_name(c) for c in dealt.talon]
     start(plays[0].round)
     data = varied_result(plays[0].table.number, 1, 1, deal11.first_hand)
-    phone.goto(f"{base}/t/{plays[0].table.key}/rounds/1/deals/1/")
+    phone.goto(f"{base}{round_link(plays[0], 'deals/1/')}")
     fill_on_phone(phone, data, talon)
     phone.get_by_role("button", name="Проверить").click()
     phone.get_by_role("button", name="Сохранить").click()
@@ -162,7 +162,7 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     found = [talon[0], cards.card_name(dealt.hand(dealt.seats[0])[0])]
     data2 = varied_result(plays[1].table.number, 2, 1, deal11.first_hand)
     desk.goto(f"{base}/director/events/{event.pk}/rooms/{room.pk}/")
-    phone.goto(f"{base}/t/{plays[1].table.key}/rounds/2/deals/1/")
+    phone.goto(f"{base}{round_link(plays[1], 'deals/1/')}")
     expect(phone.locator("#known-talon")).to_have_count(0)  # not shown before the play
     fill_on_phone(phone, data2, found)
     phone.get_by_role("button", name="Проверить").click()
@@ -188,7 +188,7 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     assert (version.number, version.from_play_id) == (2, plays[1].pk)
 
     # Now the table's sheet with the talon it found is accepted: version 2 of the cards.
-    phone.goto(f"{base}/t/{plays[1].table.key}/rounds/2/deals/1/")
+    phone.goto(f"{base}{round_link(plays[1], 'deals/1/')}")
     fill_on_phone(phone, data2, found)
     phone.get_by_role("button", name="Проверить").click()
     phone.get_by_role("button", name="Сохранить").click()

@@ -12,7 +12,7 @@ from scoring import rules
 from scoring.compare import matchpoints
 from scoring.models import Deal, TablePlay
 from tests.browser.helpers import login, new_event_with_players
-from tests.factories import varied_result
+from tests.factories import round_link, varied_result
 
 pytestmark = [
     pytest.mark.browser,
@@ -40,7 +40,7 @@ def enter_round(page, base, room, round_no: int, sheets: dict, *, wrong_first=Fa
         play = TablePlay.objects.get(round__room=room, round__number=round_no, table=table)
         for deal in play.board_set.deals.order_by("number"):
             data = varied_result(table.number, round_no, deal.number, deal.first_hand)
-            page.goto(f"{base}/t/{table.key}/deals/{deal.number}/?as=N")
+            page.goto(f"{base}{round_link(play, f'deals/{deal.number}/?as=N')}")
             if wrong_first:
                 wrong_first = False
                 fill_sheet(page, {**data, "contract": "three", "trump": "clubs"})
@@ -59,8 +59,13 @@ def enter_round(page, base, room, round_no: int, sheets: dict, *, wrong_first=Fa
             page.click('button[name="save"]')
             expect(page.get_by_text(f"Сдача {deal.code} записана.")).to_be_visible()
             sheets[(play.board_set.number, deal.number)][table.number] = data
-        page.goto(f"{base}/t/{table.key}/?as=E")
         east = Seat.objects.get(round=play.round, table=table, position="E").entry
+        # E opens the table's QR code: «Кто вы?» — his seat and PIN lead to the round's link.
+        page.goto(f"{base}/t/{table.key}/")
+        page.locator('input[name="as"][value="E"]').check()
+        page.fill("#id_pin", east.pin)
+        page.get_by_role("button", name="Открыть протоколы тура").click()
+        expect(page).to_have_url(f"{base}{round_link(play, '?as=E')}")
         for _ in range(play.board_set.deals.count()):
             # The table's link alone does not confirm: E types the PIN of his name card.
             form = page.locator(".confirm-form").first

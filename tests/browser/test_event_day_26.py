@@ -19,6 +19,7 @@ from scoring import compare, display, rules
 from scoring.models import Deal, ScoreSheet, TablePlay
 from tests.browser.a11y import check_page
 from tests.browser.helpers import drawn_event, new_laptop
+from tests.factories import round_link
 
 pytestmark = [
     pytest.mark.browser,
@@ -85,7 +86,7 @@ def enter_table(page, base, play: TablePlay, room_no: int, sheets: dict) -> None
     for deal in play.board_set.deals.order_by("number"):
         data = deal_data(table.number, room_no, play.round.number, deal)
         seat = first_seat(deal)
-        page.goto(f"{base}/t/{table.key}/rounds/{play.round.number}/deals/{deal.number}/?as={seat}")
+        page.goto(f"{base}{round_link(play, f'deals/{deal.number}/?as={seat}')}")
         fill_sheet(page, deal, data)
         page.click('button[name="check"]')
         page.click('button[name="save"]')
@@ -97,7 +98,7 @@ def enter_table(page, base, play: TablePlay, room_no: int, sheets: dict) -> None
 def confirm_table(page, base, play: TablePlay, sheets: dict) -> None:
     deals = list(play.board_set.deals.order_by("number"))
     confirmer = "S" if "S" in deals[0].active_seats else "W"
-    page.goto(f"{base}/t/{play.table.key}/rounds/{play.round.number}/?as={confirmer}")
+    page.goto(f"{base}{round_link(play, f'?as={confirmer}')}")
     for deal in deals:
         card = page.locator(f'#deals li[data-deal="{deal.number}"]')
         data = sheets[(play.pk, deal.pk)]
@@ -222,7 +223,7 @@ def test_the_26_player_event_on_phones(
     deal = disputed_play.board_set.deals.order_by("number").first()
     other = speaking_order(deal)[1]
     different = deal_data(1, 1, 1, deal, twist=1)
-    scorer.goto(f"{base}/t/{disputed_play.table.key}/rounds/1/deals/{deal.number}/?as={other}")
+    scorer.goto(f"{base}{round_link(disputed_play, f'deals/{deal.number}/?as={other}')}")
     fill_sheet(scorer, deal, different)
     scorer.click('button[name="check"]')
     scorer.click('button[name="save"]')

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from events import rounds
 from events.models import Round
 from scoring.models import ScoreSheet
-from tests.factories import play_of, seat_players
+from tests.factories import play_of, round_link, seat_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -42,7 +42,7 @@ def test_offline_entry_is_shown_kept_and_restored_whole(live_server, browser, ev
     )
     page = phone.new_page()
     page.set_default_timeout(15_000)
-    url = f"{live_server.url}/t/{play.table.key}/rounds/1/deals/1/"
+    url = f"{live_server.url}{round_link(play, 'deals/1/')}"
     page.goto(url)
     note = page.locator("#offline-note")
     expect(note).to_be_hidden()
@@ -77,7 +77,7 @@ def test_offline_entry_is_shown_kept_and_restored_whole(live_server, browser, ev
         "N": 7,
         "E": 3,
     }
-    draft = again.evaluate(f"localStorage.getItem('sheet:{play.table.key}:1:1')")
+    draft = again.evaluate(f"localStorage.getItem('sheet:{play.key}:1')")
     assert draft is None  # saved: the draft is gone
     phone.close()
 
@@ -90,7 +90,7 @@ def test_a_form_sent_back_by_the_server_keeps_what_was_typed_over_the_draft(
     play = play_of(session, 1, 1)
     phone = browser.new_context(viewport={"width": 360, "height": 740}, locale="ru-RU")
     page = phone.new_page()
-    url = f"{live_server.url}/t/{play.table.key}/rounds/1/deals/1/?as=N"
+    url = f"{live_server.url}{round_link(play, 'deals/1/?as=N')}"
     page.goto(url)
     page.locator('input[name="declarer"][value="N"]').check()
     page.select_option("#id_contract", "three")
@@ -107,9 +107,10 @@ def test_a_form_sent_back_by_the_server_keeps_what_was_typed_over_the_draft(
 def test_two_people_enter_and_confirm_on_one_phone_each_with_his_pin(
     live_server, phone, laptop, event, director, shot
 ):
-    """At 360 px: N enters with his PIN (never kept in the phone's draft); E, on the same
-    phone, cannot confirm with the table's link alone, is told why beside the form, then
-    confirms with his PIN. The director's console marks a sheet entered without a PIN."""
+    """At 360 px: the table's QR code asks «Кто вы?» and leads N, with his PIN, to the round's
+    link; N enters with his PIN (never kept in the phone's draft); E, on the same phone,
+    cannot confirm with the round's link alone, is told why beside the form, then confirms
+    with his PIN. The director's console marks a sheet entered without a PIN."""
     from events.models import Seat
     from tests.browser.a11y import check_page
     from tests.browser.helpers import login
@@ -120,8 +121,20 @@ def test_two_people_enter_and_confirm_on_one_phone_each_with_his_pin(
     north, east = (
         Seat.objects.get(round=play.round, table=play.table, position=p).entry for p in "NE"
     )
-    base = f"{live_server.url}/t/{play.table.key}"
-    phone.goto(f"{base}/rounds/1/deals/1/")
+    base = f"{live_server.url}{round_link(play)}".rstrip("/")
+    phone.goto(f"{live_server.url}/t/{play.table.key}/")  # the QR code on the table card
+    expect(phone.get_by_role("heading", name="Кто вы?")).to_be_visible()
+    assert north.full_name not in phone.content()  # the gate names nobody
+    phone.locator('input[name="as"][value="N"]').check()
+    phone.fill("#id_pin", "0000" if north.pin != "0000" else "1111")
+    phone.get_by_role("button", name="Открыть протоколы тура").click()
+    expect(phone.locator("#pin-error")).to_contain_text("Это не ПИН-код игрока места N")
+    expect(phone.locator('input[name="as"][value="N"]')).to_be_checked()  # the seat kept
+    assert check_page(phone) == [], phone.url
+    phone.fill("#id_pin", north.pin)
+    phone.get_by_role("button", name="Открыть протоколы тура").click()
+    expect(phone).to_have_url(f"{base}/?as=N")
+    phone.goto(f"{base}/deals/1/")
     phone.locator('input[name="as"][value="N"]').check()
     phone.fill("#id_pin", north.pin)
     phone.locator('input[name="declarer"][value="N"]').check()
@@ -131,7 +144,7 @@ def test_two_people_enter_and_confirm_on_one_phone_each_with_his_pin(
         elif selector not in ("#id_auction",):
             phone.fill(selector, value)
     draft = phone.evaluate("JSON.stringify(Object.assign({}, localStorage))")
-    assert north.pin not in draft.replace(play.table.key, "")  # the PIN is never kept
+    assert north.pin not in draft.replace(play.key, "")  # the PIN is never kept
     shot(phone, "two-person-01-enter-with-pin-360")
     phone.get_by_role("button", name="Проверить").click()
     expect(phone.locator("#settlement")).to_be_visible()
@@ -162,7 +175,7 @@ def test_two_people_enter_and_confirm_on_one_phone_each_with_his_pin(
     assert sheet.confirmed_by_entry == east and sheet.current.proof == "pin"
 
     # Deal 2 entered on the table's link alone: the director sees it marked.
-    phone.goto(f"{base}/rounds/1/deals/2/")
+    phone.goto(f"{base}/deals/2/")
     phone.locator('input[name="as"][value="S"]').check()
     phone.locator('input[name="declarer"][value=""]').check()
     phone.select_option("#id_contract", "passed")

@@ -12,7 +12,7 @@ from events import services as event_services
 from events.models import Entry, Round, Seat
 from scoring import player_page, services, standings
 from scoring.models import TablePlay
-from tests.factories import THREE_DIAMONDS, deal_of, play_of, seat_players
+from tests.factories import THREE_DIAMONDS, deal_of, play_of, round_link, seat_players
 
 pytestmark = pytest.mark.django_db
 
@@ -197,9 +197,9 @@ def test_the_fragment_from_the_cache_follows_every_change_it_shows(client, direc
     services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_entry=east)
     assert ">30</td>" in fragment()  # E whisted and took 3
     rounds.round_end_now(first)
-    assert f"/t/{play.table.key}/rounds/1/" in fragment()  # his table may still write
+    assert round_link(play) in fragment()  # his table may still write
     services.play_access_set(play, "closed", by_user=director)
-    assert f"/t/{play.table.key}/rounds/1/" not in fragment()
+    assert round_link(play) not in fragment()
     event_services.event_set_results_public(event, True)
     assert "Место " in fragment()
     event_services.event_set_results_public(event, False)

@@ -9,7 +9,15 @@ from events import rounds
 from events.models import Round
 from scoring import services
 from scoring.models import Proof, ScoreSheet, TablePlay
-from tests.factories import THREE_DIAMONDS, deal_of, entry_at, finish, play_of, start
+from tests.factories import (
+    THREE_DIAMONDS,
+    deal_of,
+    entry_at,
+    finish,
+    play_of,
+    round_link,
+    start,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -293,7 +301,7 @@ def test_the_api_says_what_the_table_page_says_and_sets_it(play, director_client
         401,
         403,
     )
-    page = phone.get(f"/t/{play.table.key}/rounds/1/").content.decode()
+    page = phone.get(round_link(play)).content.decode()
     assert closed.json()["players"]["reason"] in page
 
 
@@ -310,12 +318,16 @@ def test_the_api_marks_a_late_sheet(play, director_client):
 def test_after_the_bell_the_players_phone_links_his_tables_sheets(play, client, director):
     player = entry_at(play, "E")
     start(play.round)
-    assert f"/t/{play.table.key}/rounds/1/" not in client.get(f"/p/{player.key}/").content.decode()
+    page = client.get(f"/p/{player.key}/").content.decode()
+    # On the clock: his table's round link as «Протоколы моего стола», no late sheets yet.
+    assert 'id="open-sheets-1"' not in page
+    assert f'href="{round_link(play, f"?me={player.key}")}"' in page
     rounds.round_end_now(play.round)
     page = client.get(f"/p/{player.key}/").content.decode()
-    assert f'href="/t/{play.table.key}/rounds/1/?me={player.key}"' in page
+    assert f'href="{round_link(play, f"?me={player.key}")}"' in page
     assert "Тур 1 окончен, но протоколы вашего стола 1 ещё можно вносить и подтверждать." in page
     start(Round.objects.get(room=play.round.room, number=2))
-    assert f"/t/{play.table.key}/rounds/1/" not in client.get(f"/p/{player.key}/").content.decode()
+    assert round_link(play) not in client.get(f"/p/{player.key}/").content.decode()
     services.play_access_set(play, "open", by_user=director)  # the director opens it again
-    assert f"/t/{play.table.key}/rounds/1/" in client.get(f"/p/{player.key}/").content.decode()
+    page = client.get(f"/p/{player.key}/").content.decode()
+    assert 'id="open-sheets-1"' in page and round_link(play) in page

@@ -9,7 +9,7 @@ from events import rounds
 from events.models import Round, Seat
 from scoring import services
 from scoring.models import ScoreSheet
-from tests.factories import THREE_DIAMONDS_FORM, play_of
+from tests.factories import THREE_DIAMONDS_FORM, play_of, round_link
 
 pytestmark = pytest.mark.django_db
 
@@ -20,10 +20,10 @@ def _seat(play, position):
     return Seat.objects.get(round=play.round, table=play.table, position=position)
 
 
-def _enter(client, play, data, *, as_seat="N", deal=1, round_number=None, pin=""):
-    url = f"/t/{play.table.key}/deals/{deal}/"
-    if round_number is not None:
-        url = f"/t/{play.table.key}/rounds/{round_number}/deals/{deal}/"
+def _enter(client, play, data, *, as_seat="N", deal=1, pin=""):
+    """Enter on the table's device through ``play``'s round link (its round, whatever the
+    clock says)."""
+    url = round_link(play, f"deals/{deal}/")
     who = {"as": as_seat, "pin": pin}
     checked = client.post(url, {**data, **who, "check": "1"})
     if checked.status_code != 200 or "checked" not in checked.context["form"].data:
@@ -35,18 +35,18 @@ def _enter(client, play, data, *, as_seat="N", deal=1, round_number=None, pin=""
 def _confirm(client, play, sheet, position, **more):
     """Confirm on the table's device as ``position``, with his PIN unless told otherwise."""
     data = {"as": position, "pin": _seat(play, position).entry.pin, **more}
-    return client.post(f"/t/{play.table.key}/sheets/{sheet.pk}/confirm/", data)
+    return client.post(round_link(play, f"sheets/{sheet.pk}/confirm/"), data)
 
 
 def test_the_table_page_lists_the_sets_deals_and_players(client, running):
-    body = client.get(f"/t/{running.table.key}/").content.decode()
+    body = client.get(round_link(running)).content.decode()
     assert "Стол 1" in body and "тур 1" in body
     assert body.count('data-deal="') == 3
     assert _seat(running, "E").entry.full_name in body
 
 
 def test_a_player_enters_a_sheet_after_checking_the_settlement(client, running):
-    url = f"/t/{running.table.key}/deals/1/"
+    url = round_link(running, "deals/1/")
     checked = client.post(url, {**GOOD, "as": "N", "check": "1"})
     assert checked.status_code == 200
     assert checked.context["preview"][0]["score"] == 70
@@ -61,7 +61,7 @@ def test_a_player_enters_a_sheet_after_checking_the_settlement(client, running):
 
 def test_a_broken_rule_is_shown_next_to_the_field_and_the_input_kept(client, running):
     response = client.post(
-        f"/t/{running.table.key}/deals/1/", {**GOOD, "trump": "clubs", "as": "N", "check": "1"}
+        round_link(running, "deals/1/"), {**GOOD, "trump": "clubs", "as": "N", "check": "1"}
     )
     assert response.status_code == 400
     body = response.content.decode()
@@ -71,7 +71,7 @@ def test_a_broken_rule_is_shown_next_to_the_field_and_the_input_kept(client, run
 
 
 def test_nobody_chosen_is_refused(client, running):
-    response = client.post(f"/t/{running.table.key}/deals/1/", {**GOOD, "check": "1"})
+    response = client.post(round_link(running, "deals/1/"), {**GOOD, "check": "1"})
     assert response.status_code == 400
     assert "Выберите, кто вносит протокол." in response.content.decode()
 
@@ -107,24 +107,24 @@ def test_a_different_result_does_not_overwrite_it_becomes_disputed(client, runni
 def test_a_finished_round_refuses_players_once_their_next_round_started(client, running):
     rounds.round_end_now(running.round)
     rounds.round_start(Round.objects.get(room=running.round.room, number=2))
-    page = client.get(f"/t/{running.table.key}/rounds/1/").content.decode()
+    page = client.get(round_link(running)).content.decode()
     reason = "Тур 1 окончен, тур 2 начался: вносить и исправлять протоколы тура 1 теперь может только судья."
     assert reason in page
     assert "Внести" not in page and "Подтвердить" not in page
-    response = _enter(client, running, GOOD, round_number=1)
+    response = _enter(client, running, GOOD)
     assert response.status_code == 400
     assert reason in response.content.decode()
     assert not ScoreSheet.objects.exists()
 
 
 def test_a_deal_outside_the_set_and_an_unknown_table_are_404(client, running):
-    assert client.get(f"/t/{running.table.key}/deals/4/").status_code == 404
+    assert client.get(round_link(running, "deals/4/")).status_code == 404
     assert client.get("/t/no-such-table/").status_code == 404
 
 
 def test_a_player_of_another_table_cannot_enter_here(client, running, session15):
     stranger = Seat.objects.get(round=running.round, table__number=2, position="N").entry
-    url = f"/t/{running.table.key}/deals/1/"
+    url = round_link(running, "deals/1/")
     response = client.post(url, {**GOOD, "me": stranger.key, "check": "1"})
     assert response.status_code == 400
     assert not ScoreSheet.objects.exists()
@@ -133,15 +133,15 @@ def test_a_player_of_another_table_cannot_enter_here(client, running, session15)
 def test_the_players_page_links_to_his_tables_sheets(client, running):
     entry = _seat(running, "S").entry
     body = client.get(f"/p/{entry.key}/").content.decode()
-    assert f"/t/{running.table.key}/?me={entry.key}" in body
-    page = client.get(f"/t/{running.table.key}/?me={entry.key}").content.decode()
+    assert round_link(running, f"?me={entry.key}") in body
+    page = client.get(round_link(running, f"?me={entry.key}")).content.decode()
     assert "(вы)" in page
 
 
 def test_confirming_without_saying_who_is_refused(client, running):
     _enter(client, running, GOOD, as_seat="N")
     sheet = ScoreSheet.objects.get()
-    page = client.post(f"/t/{running.table.key}/sheets/{sheet.pk}/confirm/", {})
+    page = client.post(round_link(running, f"sheets/{sheet.pk}/confirm/"), {})
     assert page.status_code == 400
     assert "Выберите, кто подтверждает протокол." in page.content.decode()
     assert ScoreSheet.objects.get().status == "entered"
@@ -152,15 +152,13 @@ def test_confirming_without_saying_who_is_refused(client, running):
 
 def test_after_the_bell_the_table_still_enters_and_confirms_marked_late(client, running):
     rounds.round_end_now(running.round)
-    page = client.get(f"/t/{running.table.key}/?as=N").content.decode()
+    page = client.get(round_link(running, "?as=N")).content.decode()
     assert "до начала тура 2" in page
-    assert f'href="/t/{running.table.key}/rounds/1/deals/1/?as=N"' in page
-    form = client.get(f"/t/{running.table.key}/rounds/1/deals/1/?as=N").content.decode()
+    assert f'href="{round_link(running, "deals/1/?as=N")}"' in page
+    form = client.get(round_link(running, "deals/1/?as=N")).content.decode()
     assert "Проверить" in form and "до начала тура 2" in form
-    saved = _enter(client, running, GOOD, round_number=1)
-    assert saved.status_code == 302 and saved["Location"].startswith(
-        f"/t/{running.table.key}/rounds/1/?as=N"
-    )
+    saved = _enter(client, running, GOOD)
+    assert saved.status_code == 302 and saved["Location"].startswith(round_link(running, "?as=N"))
     sheet = ScoreSheet.objects.get()
     assert sheet.play == running and sheet.late
     _confirm(client, running, sheet, "S")
@@ -168,7 +166,7 @@ def test_after_the_bell_the_table_still_enters_and_confirms_marked_late(client, 
 
 
 def test_the_form_offers_no_save_once_saving_would_be_refused(client, running):
-    url = f"/t/{running.table.key}/rounds/1/deals/1/"
+    url = round_link(running, "deals/1/")
     checked = client.post(url, {**GOOD, "as": "N", "check": "1"})
     assert "Сохранить" in checked.content.decode()  # on the clock: check, then save
     rounds.round_end_now(running.round)
@@ -185,23 +183,28 @@ def test_a_form_of_one_round_never_records_into_the_next(client, running, direct
     rounds.round_start(Round.objects.get(room=running.round.room, number=2))
     services.play_access_set(running, "open", by_user=director)
     # Round 1 is no longer at the table: written with the player's PIN only.
-    saved = _enter(client, running, GOOD, round_number=1, pin=_seat(running, "N").entry.pin)
+    saved = _enter(client, running, GOOD, pin=_seat(running, "N").entry.pin)
     assert saved.status_code == 302
     assert ScoreSheet.objects.get().play == running  # round 1's table, not round 2's
 
 
-def test_the_current_rounds_page_links_a_round_the_director_opened_again(client, running, director):
+def test_the_tables_gate_offers_a_round_the_director_opened_again(client, running, director):
     rounds.round_end_now(running.round)
     rounds.round_start(Round.objects.get(room=running.round.room, number=2))
     services.play_access_set(running, "open", by_user=director)
-    page = client.get(f"/t/{running.table.key}/").content.decode()
-    assert "Судья снова открыл тур 1 этого стола." in page
-    assert f'href="/t/{running.table.key}/rounds/1/"' in page
-    old = client.get(f"/t/{running.table.key}/rounds/1/").content.decode()
+    gate = client.get(f"/t/{running.table.key}/").content.decode()
+    assert "Судья снова открыл тур 1 этого стола." in gate
+    assert 'name="round" value="1"' in gate and 'name="round" value="2"' in gate
+    # Round 2's page knows nothing of round 1: no link to it.
+    now = client.get(round_link(play_of(running.round.room.session, 2, 1))).content.decode()
+    assert round_link(running) not in now and "снова открыл" not in now
+    old = client.get(round_link(running)).content.decode()
     assert "снова открыл тур 1" in old and "Внести" in old
 
 
-def test_an_unknown_round_of_the_table_is_404(client, running):
+def test_a_round_by_number_under_the_tables_key_is_404(client, running):
+    """A round link names its round: the table's key has no ``rounds/<n>/`` any more."""
+    assert client.get(f"/t/{running.table.key}/rounds/1/").status_code == 404
     assert client.get(f"/t/{running.table.key}/rounds/99/").status_code == 404
 
 
@@ -210,7 +213,7 @@ def test_an_unknown_round_of_the_table_is_404(client, running):
 
 def test_the_table_page_shows_each_deals_result_beside_the_confirm_button(client, running):
     _enter(client, running, GOOD, as_seat="N")
-    page = client.get(f"/t/{running.table.key}/?as=E").content.decode()
+    page = client.get(round_link(running, "?as=E")).content.decode()
     card = page[page.index('data-deal="1"') : page.index('data-deal="2"')]
     north, east, south = (_seat(running, p).entry.full_name for p in "NES")
     assert f"N {north}</strong>: три" in card and "♦ бубны" in card
@@ -229,7 +232,7 @@ def test_a_passed_out_deal_reads_as_such(client, running, director):
     services.sheet_record(
         running, running.board_set.deals.get(number=2), {"contract": "passed"}, by_user=director
     )
-    page = client.get(f"/t/{running.table.key}/").content.decode()
+    page = client.get(round_link(running)).content.decode()
     card = page[page.index('data-deal="2"') : page.index('data-deal="3"')]
     assert "Распас" in card
 
@@ -243,7 +246,7 @@ def _positions(html: str, marker: str) -> list[str]:
 
 def test_seats_are_listed_round_the_table_n_e_s_at_three(client, running):
     _enter(client, running, GOOD, as_seat="E")
-    page = client.get(f"/t/{running.table.key}/").content.decode()
+    page = client.get(round_link(running)).content.decode()
     assert _positions(page, r"<dt>([WNES])</dt>") == ["N", "E", "S"]
     confirmers = page[
         page.index('id="confirm-1"') : page.index("</select>", page.index('id="confirm-1"'))
@@ -252,17 +255,17 @@ def test_seats_are_listed_round_the_table_n_e_s_at_three(client, running):
     result = page[page.index('id="result-1"') :]
     result = result[: result.index("</table>")]
     assert _positions(result, r"<tr><td><b class=\"seat-letter\">([WNES])</b>") == ["N", "E", "S"]
-    form = client.get(f"/t/{running.table.key}/deals/1/").content.decode()
+    form = client.get(round_link(running, "deals/1/")).content.decode()
     assert _positions(form, r'name="as" value="([WNES])"') == ["N", "E", "S"]
 
 
 def test_seats_are_listed_w_n_e_s_at_a_table_of_four(client, session20):
     rounds.round_start(Round.objects.get(room__session=session20, number=1))
     play = play_of(session20, 1, 1)
-    page = client.get(f"/t/{play.table.key}/").content.decode()
+    page = client.get(round_link(play)).content.decode()
     assert _positions(page, r"<dt>([WNES])</dt>") == ["W", "N", "E", "S"]
     deal = play.board_set.deals.get(number=1)
-    form = client.get(f"/t/{play.table.key}/deals/1/").content.decode()
+    form = client.get(round_link(play, "deals/1/")).content.decode()
     assert _positions(form, r'name="as" value="([WNES])"') == ["W", "N", "E", "S"]
     playing = [s for s in "WNES" if s in deal.active_seats]
     assert f"<dd>{' '.join(playing)}" in form

@@ -12,7 +12,7 @@ from events import services as event_services
 from events.models import Round, Seat
 from movements.services import seat_substitute
 from scoring import services
-from tests.factories import play_of
+from tests.factories import play_of, round_link
 
 pytestmark = pytest.mark.django_db
 
@@ -31,31 +31,33 @@ def _get(client, url):
 
 
 def test_the_second_request_of_a_table_reads_none_of_its_table_round_set_or_seats(client, running):
-    url = f"/t/{running.table.key}/rounds/1/deals/1/"
+    url = round_link(running, "deals/1/")
     _body, first = _get(client, url)
     _body, again = _get(client, url)
-    # Table, round (with the next), set, seats and the set's deals: five queries fewer;
-    # the sheet is still read, and the deal's box (its talon, as another table may just
-    # have recorded it: scoring.boxes.deal_page).
-    assert again == first - 5
+    # The table-round by its key (with its table, round, the next round and set, in one
+    # query), its seats and the set's deals: three queries fewer; the sheet is still read,
+    # and the deal's box (its talon, as another table may just have recorded it:
+    # scoring.boxes.deal_page).
+    assert again == first - 3
     assert again == 2
 
 
 def test_the_end_of_the_round_and_the_start_of_the_next_show_on_the_next_request(client, running):
-    url = f"/t/{running.table.key}/rounds/1/deals/1/"
+    url = round_link(running, "deals/1/")
     assert client.get(url).context["access"] == services.players_access(running)
     assert not client.get(url).context["access"].late
     rounds.round_end_now(Round.objects.get(pk=running.round_id))
     access = client.get(url).context["access"]
     assert access.open and access.late  # after «Конец тура!»: still open, marked late
-    assert client.get(f"/t/{running.table.key}/").context["round"].state == "finished"
+    assert client.get(round_link(running)).context["round"].state == "finished"
     rounds.round_start(Round.objects.get(room=running.round.room, number=2))
     assert not client.get(url).context["access"].open  # its next round has started
-    assert client.get(f"/t/{running.table.key}/").context["round"].number == 2
+    assert client.get(round_link(running)).context["moved_on"]  # round 1's link: its own only
+    assert client.get(f"/t/{running.table.key}/").context["round"].number == 2  # the gate
 
 
 def test_a_table_the_director_closes_is_closed_on_its_next_request(client, running, director):
-    url = f"/t/{running.table.key}/rounds/1/deals/1/"
+    url = round_link(running, "deals/1/")
     _get(client, url)
     rounds.round_end_now(Round.objects.get(pk=running.round_id))
     _get(client, url)
@@ -71,7 +73,8 @@ def test_a_table_the_director_closes_is_closed_on_its_next_request(client, runni
 
 def test_a_substitute_shows_at_the_table_on_its_next_request(client, session15, director):
     play = play_of(session15, 1, 1)
-    url = f"/t/{play.table.key}/rounds/1/deals/1/"
+    rounds.round_start(play.round)  # a round not started shows no seats
+    url = round_link(play, "deals/1/")
     leaving = Seat.objects.get(round=play.round, table=play.table, position="N").entry
     body, _ = _get(client, url)
     assert leaving.full_name in body
@@ -82,7 +85,7 @@ def test_a_substitute_shows_at_the_table_on_its_next_request(client, session15, 
 
 
 def test_a_sheet_saved_shows_on_the_tables_page_at_once(client, running):
-    url = f"/t/{running.table.key}/"
+    url = round_link(running)
     body, _ = _get(client, url)
     assert "Подтвердить" not in body
     north = Seat.objects.get(round=running.round, table=running.table, position="N").entry

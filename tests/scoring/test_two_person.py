@@ -11,7 +11,7 @@ from events.models import PIN_DIGITS, Entry, Round, Seat, new_pin
 from scoring import services
 from scoring.models import Proof, ScoreSheet
 from tests.console_board import board_doc
-from tests.factories import THREE_DIAMONDS_FORM, play_of
+from tests.factories import THREE_DIAMONDS_FORM, play_of, round_link
 
 pytestmark = pytest.mark.django_db
 
@@ -22,10 +22,8 @@ def _entry(play, position) -> Entry:
     return Seat.objects.get(round=play.round, table=play.table, position=position).entry
 
 
-def _enter(client, play, *, who: dict, round_number=None):
-    url = f"/t/{play.table.key}/deals/1/"
-    if round_number is not None:
-        url = f"/t/{play.table.key}/rounds/{round_number}/deals/1/"
+def _enter(client, play, *, who: dict):
+    url = round_link(play, "deals/1/")
     checked = client.post(url, {**GOOD, **who, "check": "1"})
     if checked.status_code != 200:
         return checked
@@ -34,7 +32,7 @@ def _enter(client, play, *, who: dict, round_number=None):
 
 
 def _confirm(client, play, sheet, data):
-    return client.post(f"/t/{play.table.key}/sheets/{sheet.pk}/confirm/", data)
+    return client.post(round_link(play, f"sheets/{sheet.pk}/confirm/"), data)
 
 
 def test_one_device_cannot_enter_as_n_and_confirm_as_e(client, running):
@@ -67,7 +65,7 @@ def test_his_own_link_confirms_without_a_pin(client, running):
     _enter(client, running, who={"as": "N"})
     sheet = ScoreSheet.objects.get()
     south = _entry(running, "S")
-    page = client.get(f"/t/{running.table.key}/?me={south.key}").content.decode()
+    page = client.get(round_link(running, f"?me={south.key}")).content.decode()
     form = page[page.index('id="confirm-form-1"') :]
     form = form[: form.index("</form>")]
     assert 'name="pin"' not in form and "со своей страницы" in form
@@ -159,7 +157,7 @@ def test_entering_without_a_pin_is_marked_for_the_director(client, director_clie
     room = director_client.get(f"/director/events/{event.pk}/rooms/{running.round.room_id}/")
     assert 'class="cell state-entered unproven"' in room.content.decode()
     # The table's page says so too.
-    table = client.get(f"/t/{running.table.key}/").content.decode()
+    table = client.get(round_link(running)).content.decode()
     assert "без ПИН-кода" in table
 
 
@@ -168,7 +166,7 @@ def test_entering_with_his_pin_or_link_is_not_marked(client, running):
     assert _enter(client, running, who={"as": "N", "pin": north.pin}).status_code == 302
     assert ScoreSheet.objects.get().current.proof == Proof.PIN
     south = _entry(running, "S")
-    url = f"/t/{running.table.key}/deals/2/"
+    url = round_link(running, "deals/2/")
     who = {"me": south.key, "declarer": "", "contract": "passed"}
     checked = client.post(url, {**who, "check": "1"})
     digest = checked.context["form"].data["checked"]
@@ -181,7 +179,7 @@ def test_a_wrong_pin_on_the_deal_form_keeps_what_was_typed(client, running):
     north = _entry(running, "N")
     wrong = f"{(int(north.pin) + 1) % 10**PIN_DIGITS:0{PIN_DIGITS}d}"
     response = client.post(
-        f"/t/{running.table.key}/deals/1/", {**GOOD, "as": "N", "pin": wrong, "check": "1"}
+        round_link(running, "deals/1/"), {**GOOD, "as": "N", "pin": wrong, "check": "1"}
     )
     assert response.status_code == 400
     body = response.content.decode()
@@ -198,12 +196,12 @@ def test_a_round_no_longer_at_the_table_is_written_only_with_a_proof(client, run
     assert late.open and late.at_table_now
     rounds.round_start(Round.objects.get(room=running.round.room, number=2))
     services.play_access_set(running, "open", by_user=director)
-    refused = _enter(client, running, who={"as": "N"}, round_number=1)
+    refused = _enter(client, running, who={"as": "N"})
     assert refused.status_code == 400
     assert "Тур 1 больше не за этим столом" in refused.content.decode()
     assert not ScoreSheet.objects.exists()
     north = _entry(running, "N")
-    saved = _enter(client, running, who={"as": "N", "pin": north.pin}, round_number=1)
+    saved = _enter(client, running, who={"as": "N", "pin": north.pin})
     assert saved.status_code == 302
     sheet = ScoreSheet.objects.get()
     assert sheet.play == running and sheet.late and sheet.current.proof == Proof.PIN
@@ -211,7 +209,7 @@ def test_a_round_no_longer_at_the_table_is_written_only_with_a_proof(client, run
 
 def test_the_table_page_states_the_rule_and_leaks_no_pin(client, running):
     _enter(client, running, who={"as": "N"})
-    page = client.get(f"/t/{running.table.key}/").content.decode()
+    page = client.get(round_link(running)).content.decode()
     assert 'id="two-person-rule"' in page
     assert "по одной ссылке стола протокол можно внести, но не подтвердить" in page
     for seat in Seat.objects.filter(round=running.round, table=running.table).select_related(
