@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "events",
     "movements",
     "scoring",
@@ -76,6 +77,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "events.afterwards.AfterResponseMiddleware",
+    # Last, as axes asks: turns a locked login's answer into events.views.login_locked.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -198,12 +201,35 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Every login goes through this backend: a name that failed LOGIN_FAILURES_ALLOWED times
-# within LOGIN_LOCK_SECONDS is refused until then (events/throttle.py).
-AUTHENTICATION_BACKENDS = ["events.throttle.ThrottledModelBackend"]
+# Every login goes through axes first (events/throttle.py): LOGIN_FAILURES_ALLOWED failed
+# logins for one name from one address, each within LOGIN_LOCK_SECONDS of the one before,
+# lock that name from that address for LOGIN_LOCK_SECONDS. Its attempts are kept in the
+# database, so the login works with Redis down.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_FAILURES_ALLOWED = 5
-LOGIN_FAILURES_PER_ADDRESS = 30
 LOGIN_LOCK_SECONDS = 15 * 60
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = "events.throttle.failures_allowed"  # LOGIN_FAILURES_ALLOWED
+AXES_COOLOFF_TIME = "events.throttle.lock_time"  # LOGIN_LOCK_SECONDS
+AXES_RESET_ON_SUCCESS = True
+# A try while locked (the owner's right password, too) does not prolong the lock.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_FORM_FIELD = "username"
+AXES_USERNAME_CALLABLE = "events.throttle.username_of"
+AXES_CLIENT_IP_CALLABLE = "events.throttle.client_address"
+AXES_LOCKOUT_CALLABLE = "events.views.login_locked"
+# No row per successful login (nothing reads them), no start-up banner in the logs.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+#: How many reverse proxies stand in front of the web server, each appending the address it
+#: saw to X-Forwarded-For (docker-compose.yml's nginx: 1). 0: that header is not trusted.
+PROXY_COUNT = env_int("PROXY_COUNT", 0)
+if PROXY_COUNT < 0:
+    raise ImproperlyConfiguredEnv(f"PROXY_COUNT={PROXY_COUNT} must be 0 or more")
 # A player's PIN on the table's phone (scoring/proof.py): this many wrong tries within
 # PIN_LOCK_SECONDS lock his PIN until then (his own page still proves him).
 PIN_FAILURES_ALLOWED = 5
@@ -278,6 +304,8 @@ LOGGING = {
         "celery.app.trace": {"level": "WARNING"},
         "celery.worker.strategy": {"level": "WARNING"},
         "celery.beat": {"level": "WARNING"},
+        # Axes writes four lines for every login; its failures and locks are warnings.
+        "axes": {"level": "WARNING"},
     },
 }
 

@@ -7,6 +7,6 @@ class EventsConfig(AppConfig):
     verbose_name = _("Events")
 
     def ready(self):
-        # Their receivers: failed logins are counted; a round's clock change reaches the
-        # clock documents.
-        from events import clockdoc, throttle  # noqa: F401
+        # Its receivers: a round's clock change reaches the clock documents. (Failed logins
+        # are axes' to count: events/throttle.py.)
+        from events import clockdoc  # noqa: F401

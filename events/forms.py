@@ -110,10 +110,15 @@ class DrawForm(forms.Form):
 
 
 class LoginForm(AuthenticationForm):
-    """Django's login form, which first says when the name is locked (events.throttle)."""
+    """Django's login form. Built with ``locked_seconds`` (events.views.login_locked, while
+    the name is locked from this address) it says so with the minutes left, and
+    authenticates nothing."""
+
+    def __init__(self, request=None, *args, locked_seconds: int = 0, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        self.locked_seconds = locked_seconds
 
     def clean(self):
-        left = throttle.seconds_locked(self.data.get("username"), self.request)
-        if left:
-            raise ValidationError(throttle.locked_message(left), code="throttled")
+        if self.locked_seconds:
+            raise ValidationError(throttle.locked_message(self.locked_seconds), code="throttled")
         return super().clean()

@@ -1,59 +1,46 @@
-"""Login throttling: a name that keeps failing to log in is refused for a while.
+"""Failed logins lock a name from one address for a while; and the PINs' failure counter.
 
-Every way in goes through Django's ``authenticate`` (the director's login page, the admin,
-the API's session log-in), so the rule lives in an authentication backend and two signal
-receivers, on the shared cache (Redis, or the embedded default's files):
+Logins: django-axes, its attempts in the database (the default handler), so the rule holds —
+and the login page answers — with Redis down. Every way in goes through Django's
+``authenticate`` with the request (the director's login page, the admin; the API has no login
+of its own: it takes the session those pages open, or a token), whose first backend is axes'
+(``config/settings.py``). The rule:
 
-- after ``LOGIN_FAILURES_ALLOWED`` failed logins for one user name (any letter case) within
-  ``LOGIN_LOCK_SECONDS``, that name is refused — even with the right password — until the
-  window since its first failure is over; the same for ``LOGIN_FAILURES_PER_ADDRESS`` failures
-  from one client address (someone trying many names);
-- a successful login clears the name's count;
-- the login page says so in the user's language, with the minutes left, and answers 429.
+- ``LOGIN_FAILURES_ALLOWED`` failed logins for one user name (any letter case) **from one
+  address**, each within ``LOGIN_LOCK_SECONDS`` of the one before, lock that name from that
+  address — even with the right password — for ``LOGIN_LOCK_SECONDS`` after the last of them;
+  tries while it is locked neither count nor prolong it. Someone failing elsewhere never
+  locks the name's owner out at his own address, and one address failing under many names
+  locks none but those.
+- The address is the client's: behind ``PROXY_COUNT`` reverse proxies, the one the outermost
+  of them saw (``X-Forwarded-For``); with none (the default) that header is not trusted.
+- A successful login clears the name's count from that address.
+- The page says so in the user's language, with the minutes left, and answers 429
+  (``events.views.login_locked``).
+
+The PINs of the table's phone keep their own counter in the shared cache (``count_failure``,
+``seconds_left``; ``scoring.proof``).
 """
 
 from __future__ import annotations
 
-import hashlib
+import ipaddress
 import math
 import time
+from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
-from django.dispatch import receiver
+from django.utils import timezone
 from django.utils.translation import ngettext
 
-
-def _setting(name: str, default: int) -> int:
-    return int(getattr(settings, name, default))
-
-
-def _name_key(username: str) -> str:
-    digest = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
-    return f"login:fail:name:{digest}"
-
-
-def _address_key(request) -> str | None:
-    address = request.META.get("REMOTE_ADDR") if request is not None else None
-    return f"login:fail:addr:{address}" if address else None
-
-
-def _keys(username: str | None, request) -> list[tuple[str, int]]:
-    keys = []
-    if username:
-        keys.append((_name_key(username), _setting("LOGIN_FAILURES_ALLOWED", 5)))
-    address = _address_key(request)
-    if address:
-        keys.append((address, _setting("LOGIN_FAILURES_PER_ADDRESS", 30)))
-    return keys
+#: The longest name axes' tables keep (``AccessAttempt.username``).
+_NAME_LENGTH = 255
 
 
 def count_failure(key: str, window: int) -> None:
     """One more failure under ``key``, counted in a window of ``window`` seconds from the
-    first one (the shared cache; also the PINs' counter, scoring.proof)."""
+    first one (the shared cache; the PINs' counter, scoring.proof)."""
     now = time.time()
     found = cache.get(key)
     if not found or found["until"] <= now:
@@ -70,9 +57,85 @@ def seconds_left(key: str, allowed: int) -> int:
     return max(0, math.ceil(found["until"] - time.time()))
 
 
-def seconds_locked(username: str | None, request) -> int:
-    """How long this name (or this client address) is still refused; 0 when it may try."""
-    return max((seconds_left(key, allowed) for key, allowed in _keys(username, request)), default=0)
+# --- the login rule, as axes' callables (config/settings.py names them) -------------------
+
+
+def failures_allowed(request=None, credentials=None) -> int:
+    """``AXES_FAILURE_LIMIT``: the project's own setting, read when asked (tests change it)."""
+    return int(settings.LOGIN_FAILURES_ALLOWED)
+
+
+def lock_time(request=None) -> timedelta:
+    """``AXES_COOLOFF_TIME``: how long a lock lasts after the failure that made it."""
+    return timedelta(seconds=int(settings.LOGIN_LOCK_SECONDS))
+
+
+def username_of(request, credentials=None) -> str | None:
+    """``AXES_USERNAME_CALLABLE``: the name tried, in any letter case the same («Judge» and
+    «judge» are one count), cut to what axes' table keeps."""
+    from django.contrib.auth import get_user_model
+
+    field = get_user_model().USERNAME_FIELD
+    if credentials:
+        name = credentials.get(field, credentials.get("username"))
+    else:
+        data = getattr(request, "data", None) or getattr(request, "POST", {})
+        name = data.get(field)
+    if not isinstance(name, str):
+        return None
+    return name.strip().casefold()[:_NAME_LENGTH] or None
+
+
+def _address(raw) -> str | None:
+    if not isinstance(raw, str):
+        return None
+    try:
+        # A scope («fe80::1%eth0») is no part of the address the database keeps.
+        return str(ipaddress.ip_address(raw.strip().split("%", 1)[0]))
+    except ValueError:
+        return None
+
+
+def client_address(request) -> str | None:
+    """``AXES_CLIENT_IP_CALLABLE``: the client's address. Behind ``PROXY_COUNT`` proxies that
+    each append the address they saw to ``X-Forwarded-For`` (nginx's
+    ``$proxy_add_x_forwarded_for``), the client is the ``PROXY_COUNT``-th from its end: what
+    a client wrote before it himself is not trusted. With no proxy, or a header too short or
+    not an address, the connection's own address."""
+    meta = getattr(request, "META", {})
+    count = int(getattr(settings, "PROXY_COUNT", 0))
+    if count > 0:
+        hops = [hop.strip() for hop in meta.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        hops = [hop for hop in hops if hop]
+        if len(hops) >= count:
+            found = _address(hops[-count])
+            if found:
+                return found
+    return _address(meta.get("REMOTE_ADDR"))
+
+
+def seconds_locked(request, credentials=None) -> int:
+    """How long the name of this request (or ``credentials``) is still locked from its
+    address; 0 when it may try. Read from axes' attempts, as axes counts them: the newest
+    first, the lock holds until the failure that brings the count to the limit is
+    ``LOGIN_LOCK_SECONDS`` old."""
+    from axes.handlers.proxy import AxesProxyHandler
+    from axes.models import AccessAttempt
+
+    AxesProxyHandler.update_request(request)
+    now = timezone.now()
+    window = lock_time(request)
+    attempts = AccessAttempt.objects.filter(
+        username=username_of(request, credentials),
+        ip_address=request.axes_ip_address,
+        attempt_time__gte=now - window,
+    ).order_by("-attempt_time")
+    allowed, counted = failures_allowed(request, credentials), 0
+    for attempt_time, failures in attempts.values_list("attempt_time", "failures_since_start"):
+        counted += failures
+        if counted >= allowed:
+            return max(0, math.ceil((attempt_time + window - now).total_seconds()))
+    return 0
 
 
 def locked_message(seconds: int) -> str:
@@ -84,36 +147,3 @@ def locked_message(seconds: int) -> str:
         "or ask the server's administrator.",
         minutes,
     ) % {"minutes": minutes}
-
-
-class ThrottledModelBackend(ModelBackend):
-    """Django's own backend, which refuses a name (or an address) while it is locked."""
-
-    def authenticate(self, request, username=None, password=None, **kwargs):
-        if username is None:
-            username = kwargs.get(self._username_field())
-        if seconds_locked(username, request):
-            # Stops every later backend too; Django then sends user_login_failed.
-            raise PermissionDenied(locked_message(seconds_locked(username, request)))
-        return super().authenticate(request, username=username, password=password, **kwargs)
-
-    @staticmethod
-    def _username_field() -> str:
-        from django.contrib.auth import get_user_model
-
-        return get_user_model().USERNAME_FIELD
-
-
-@receiver(user_login_failed, dispatch_uid="events.throttle.failed")
-def _count_failure(sender, credentials, request=None, **kwargs):
-    from django.contrib.auth import get_user_model
-
-    username = credentials.get(get_user_model().USERNAME_FIELD) or credentials.get("username")
-    window = _setting("LOGIN_LOCK_SECONDS", 15 * 60)
-    for key, _allowed in _keys(username, request):
-        count_failure(key, window)
-
-
-@receiver(user_logged_in, dispatch_uid="events.throttle.logged_in")
-def _clear_name(sender, request, user, **kwargs):
-    cache.delete(_name_key(user.get_username()))

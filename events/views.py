@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from events import notices, qr, roster, rounds, services
+from events import notices, qr, roster, rounds, services, throttle
 from events.access import director_event
 from events.forms import (
     DrawForm,
@@ -393,12 +393,20 @@ def player_qr(request, event, entry_pk):
 
 
 class LoginView(auth_views.LoginView):
-    """The director's login (``events.forms.LoginForm``): a locked name answers 429."""
+    """The director's login (``events.forms.LoginForm``); a locked name is axes' to answer,
+    by :func:`login_locked`."""
 
     authentication_form = LoginForm
 
-    def form_invalid(self, form):
-        response = super().form_invalid(form)
-        if any(e.code == "throttled" for e in form.non_field_errors().as_data()):
-            response.status_code = 429
-        return response
+
+def login_locked(request, response=None, credentials=None):
+    """``AXES_LOCKOUT_CALLABLE``: the answer to a login whose name is locked from this
+    address (events.throttle) — the director's login page and the admin's alike: the login
+    form with the name as typed and, above it, the lock and the minutes left, in the user's
+    language; HTTP 429. No authentication is tried again."""
+    seconds = max(1, throttle.seconds_locked(request, credentials))
+    form = LoginForm(request, data=request.POST, locked_seconds=seconds)
+    form.is_valid()  # only fills the form's errors: a locked form authenticates nothing
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    context = {"form": form, "next": next_url}
+    return render(request, "director/login.html", context, status=429)

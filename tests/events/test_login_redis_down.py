@@ -1,0 +1,149 @@
+"""With Redis down (cache and broker), the login still answers: its page, a wrong password,
+the lock and the right password — never a 500. The lock's count is in the database.
+
+Once in the test process, with the cache and the broker pointed where nothing listens; once
+through a real web server started, as `make run` starts it, with ``REDIS_URL`` pointing
+there."""
+
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.cookiejar import CookieJar
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from config.celery import app
+from tests.conftest import _test_database_url
+from tests.serving import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+LOGIN = "/director/login/"
+
+
+@pytest.fixture
+def dead_redis(settings):
+    """The shared cache and the broker point at a closed port for this test."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "config.cache.RedisCache",
+            "LOCATION": DEAD_REDIS,
+            "KEY_PREFIX": "dead",
+        }
+    }
+    previous = app.conf.broker_url
+    app.conf.broker_url = DEAD_REDIS
+    app._pool = None
+    yield
+    app.conf.broker_url = previous
+    app._pool = None
+
+
+@pytest.mark.django_db
+def test_the_login_page_answers_with_redis_down(director, dead_redis):
+    from django.core.cache import cache
+
+    with pytest.raises(Exception):  # noqa: B017 - the cache really is down
+        cache.get("anything")
+    client = Client(raise_request_exception=False)
+    assert client.get(LOGIN).status_code == 200
+    for _ in range(4):
+        assert client.post(LOGIN, {"username": "judge", "password": "wrong"}).status_code == 200
+    good = client.post(LOGIN, {"username": "judge", "password": "s3cret-pass-1"})
+    assert good.status_code == 302
+    client.logout()
+    for _ in range(4):
+        client.post(LOGIN, {"username": "judge", "password": "wrong"})
+    locked = client.post(LOGIN, {"username": "judge", "password": "wrong"})
+    assert locked.status_code == 429
+    assert "Слишком много неудачных входов" in locked.content.decode()
+
+
+def _post(opener, url, data, csrf):
+    body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": csrf}).encode()
+    request = urllib.request.Request(url, data=body, headers={"Referer": url})
+    try:
+        return opener.open(request, timeout=20)
+    except urllib.error.HTTPError as error:
+        return error
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def _browser(url):
+    """A client of its own (its cookies) that opened the login page: it and its CSRF token."""
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _NoRedirect)
+    page = opener.open(url, timeout=20)
+    assert page.status == 200
+    return opener, next(c.value for c in jar if c.name == "csrftoken")
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_server_started_with_redis_unreachable_logs_in(director, tmp_path):
+    port = free_port()
+    env = dict(
+        os.environ,
+        DATABASE_URL=_test_database_url(),
+        REDIS_URL=DEAD_REDIS,
+        WEB_WORKERS="1",
+        WEB_THREADS="2",
+    )
+    log = open(tmp_path / "web.log", "w+")  # noqa: SIM115 - closed below
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "-c",
+            "python:config.gunicorn",
+            "--bind",
+            f"127.0.0.1:{port}",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}{LOGIN}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(url, timeout=5)
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert server.poll() is None and time.monotonic() < deadline, "no server"
+                time.sleep(0.2)
+        good, csrf = _browser(url)
+        assert (
+            _post(good, url, {"username": "judge", "password": "s3cret-pass-1"}, csrf).status == 302
+        )
+        bad, csrf = _browser(url)
+        answers = [
+            _post(bad, url, {"username": "judge", "password": "wrong"}, csrf).status
+            for _ in range(5)
+        ]
+        assert answers == [200, 200, 200, 200, 429]
+        assert (
+            _post(bad, url, {"username": "judge", "password": "s3cret-pass-1"}, csrf).status == 429
+        )
+    finally:
+        os.killpg(server.pid, 15)
+        server.wait(timeout=15)
+        log.seek(0)
+        output = log.read()
+        log.close()
+    assert "Traceback" not in output, output
