@@ -69,6 +69,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.headers.SecurityHeadersMiddleware",  # no-store on private pages; the CSP
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -312,3 +313,17 @@ LOGGING = {
 # Plain HTTP on loopback by default; a deployment behind TLS turns these on.
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# Every page's own scripts, styles and images only, nothing inline (config/headers.py).
+# 'unsafe-eval': no script of the site evaluates a string, but the browser tests' driver
+# does, in the page (Playwright's wait_for_function); without it those waits fail.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self' 'unsafe-eval'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
