@@ -43,7 +43,8 @@ def _secret_key() -> str:
 
 SECRET_KEY = _secret_key()
 DEBUG = env_bool("DEBUG", False)
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+# Django's test runner (pytest-django included) adds «testserver» itself, under tests only.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = (
     env_list("CSRF_TRUSTED_ORIGINS", []) if env_str("CSRF_TRUSTED_ORIGINS") else []
 )
@@ -310,10 +311,17 @@ LOGGING = {
     },
 }
 
-# Plain HTTP on loopback by default; a deployment behind TLS turns these on.
-SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-
+# --- HTTPS and the browser's protections ------------------------------------------------
+# Plain HTTP on loopback by default (make run). HTTPS=1 where the site is served over HTTPS:
+# the session and CSRF cookies are then sent over HTTPS only. Behind the proxies of
+# PROXY_COUNT, the outermost of which sets X-Forwarded-Proto (deploy/nginx.conf), Django
+# reads the scheme from that header, so that it knows a request came over HTTPS (the CSRF
+# check compares the page's https:// origin with it).
+HTTPS = env_bool("HTTPS", False)
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+if PROXY_COUNT:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Every page's own scripts, styles and images only, nothing inline (config/headers.py).
 # 'unsafe-eval': no script of the site evaluates a string, but the browser tests' driver
 # does, in the page (Playwright's wait_for_function); without it those waits fail.
