@@ -39,7 +39,11 @@ class SwaggerView(SpectacularSwaggerSplitView):
         return response
 
 
+# The API answers JSON by its Accept header; the router's «.json» twins of each address are
+# no part of the schema, and an action of the viewset takes no ``format`` (500 on
+# /events/<pk>/draws.json): none is made.
 router = DefaultRouter()
+router.include_format_suffixes = False
 router.register("events", events_api.EventViewSet, basename="event")
 
 urlpatterns = [

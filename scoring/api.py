@@ -33,16 +33,16 @@ def _own_event(request, event_pk) -> Event:
 
 
 def _readable_event(request, event_pk) -> Event:
-    """Results: anyone once published; before that the director only."""
-    event = get_object_or_404(Event, pk=event_pk)
-    user = request.user
-    if event.results_public or (
-        user.is_authenticated and (user.is_superuser or event.owner_id == user.pk)
-    ):
+    """Results: anyone once published; before that the director only. An event not yet
+    published that is not his, and an id that is no event's, get one answer, so nobody
+    learns which ids exist: an anonymous caller is refused as on every other operation,
+    a director gets the 404 of an event not among his."""
+    event = Event.objects.filter(pk=event_pk, results_public=True).first()
+    if event is not None:
         return event
-    if not user.is_authenticated:
+    if not request.user.is_authenticated:
         raise NotAuthenticated()
-    raise NotFound()
+    return _own_event(request, event_pk)
 
 
 def _figure(num: int, den: int) -> float:
