@@ -657,9 +657,7 @@ class CardView(APIView):
     def get(self, request, event_pk, entry_pk):
         event = _readable_event(request, event_pk)
         entry = get_object_or_404(event.entries.all(), pk=entry_pk)
-        card = disclosure.card_hide(
-            standings.player_card(entry), disclosure.viewer(request, event)
-        )
+        card = disclosure.card_hide(standings.player_card(entry), disclosure.viewer(request, event))
         rows = []
         for row in card.rows:
             result = row.sheet.current.result if row.sheet and row.sheet.current else None

@@ -6,7 +6,7 @@ import pytest
 
 from events import rounds
 from events.models import Entry, Round
-from scoring import services
+from scoring import disclosure, services
 from scoring.models import TablePlay
 from tests.browser.a11y import check_page, contrast
 from tests.browser.helpers import login
@@ -60,6 +60,7 @@ def test_every_page_passes_the_smoke_check_at_360px(live_server, phone, event):
     sheet = play.sheets.get()
     event.results_public = True
     event.save()
+    disclosure.deals_show(session, by_user=director)  # the traveller and card in full
     public = [
         "/director/login/",
         f"/e/{event.slug}/clock",

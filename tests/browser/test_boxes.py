@@ -92,9 +92,9 @@ def test_the_picker_the_known_talon_and_a_box_report(live_server, browser, event
     cell = desk.locator(f'#console-grid tr[data-table="{second.table.number}"] td[data-deal="1"]')
     expect(cell).not_to_have_attribute("data-box", "")
 
-    # The next table: its declarer finds another talon; the sheet names the talon of the
-    # protocol and sends the table to «коробка не совпадает» (the talon is not on the
-    # phone before the play).
+    # The next table: its declarer finds another talon; the sheet refuses it without naming
+    # the talon of the protocol and sends the table to «коробка не совпадает» (the talon is
+    # not on the phone before the play).
     page.goto(f"{live_server.url}{round_link(second, 'deals/1/')}")
     expect(page.locator("#known-talon")).to_have_count(0)
     page.locator('input[name="as"][value="N"]').check()
@@ -109,8 +109,9 @@ def test_the_picker_the_known_talon_and_a_box_report(live_server, browser, event
     page.fill("#id_tricks_E", "4")
     page.get_by_role("button", name="Проверить").click()
     refusal = page.locator("#group-talon .error")
-    expect(refusal).to_contain_text("♠A")
-    expect(refusal).to_contain_text("♥7")
+    # What was typed, never the talon of the protocol (♠A ♥7): the table has not played yet.
+    expect(refusal).to_contain_text("♦8")
+    expect(refusal).not_to_contain_text("♥7")
     expect(refusal).to_contain_text("коробка не совпадает")
     expect(page.locator("#id_tricks_N")).to_have_value("6")
     shot(page, "talon-refused-360")

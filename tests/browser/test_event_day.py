@@ -218,7 +218,17 @@ def test_a_whole_small_event(
         assert shown[numbers[entry_id]] == (f"{float(average):.2f}", len(figures)), entry_id
     shot(public, "day-08-standings")
 
+    # Published mid-session: the standings are public, a deal not played out is not.
     deal = Deal.objects.get(board_set__session=session, board_set__number=2, number=1)
+    early = public.goto(f"{base}/e/{event.slug}/results/deals/{deal.pk}/")
+    assert early.status == 403
+    expect(public.locator("#deal-in-play")).to_contain_text("ещё играется")
+    # The evening stops after two rounds (announced): the director shows the deals.
+    page.goto(f"{base}/director/events/{event.pk}/scores/")
+    expect(page.locator("#deals-shown")).to_contain_text("0 из 15")
+    page.get_by_label("открыть все сдачи этой сессии сейчас").check()
+    page.get_by_role("button", name="Открыть сдачи").click()
+    expect(page.locator("#deals-shown")).to_contain_text("открыты вами")
     public.goto(f"{base}/e/{event.slug}/results/deals/{deal.pk}/")
     table_rows = public.locator("#traveller tbody tr")
     checked = 0
