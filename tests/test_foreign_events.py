@@ -40,17 +40,17 @@ def _routes():
 PARAM = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
 
 
+#: Routes whose ``pk`` is the event's (the director's pages, the router's, movements').
+BY_PK = ("director/events/<int:pk>/", "api/v1/events/(?P<pk>", "api/v1/events/<int:pk>/")
+
+
 def _event_routes():
     found = []
     for route, name in _routes():
         route = route.replace("^", "").replace("$", "").replace("\\.", ".").replace("/?", "/")
-        if route.startswith("director/events/<int:pk>/"):
-            found.append((route, name, "pk"))
-        elif route.startswith("api/v1/events/<int:event_pk>/"):
+        if route.startswith("api/v1/events/<int:event_pk>/"):
             found.append((route, name, "event_pk"))
-        elif route.startswith("api/v1/events/(?P<pk>"):
-            found.append((route, name, "pk"))
-        elif route.startswith("api/v1/events/<int:pk>/"):
+        elif route.startswith(BY_PK):
             found.append((route, name, "pk"))
     return found
 
