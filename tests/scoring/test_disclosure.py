@@ -211,7 +211,10 @@ def test_a_later_sessions_cards_and_seed_are_nowhere_before_it_is_played(client,
     page = client.get(reverse("public:session", args=[event.slug, 2])).content.decode()
     assert 'id="hand-records-links"' not in page and 'id="seed-later"' in page
     assert not re.search(r"/results/deals/\d+/", page)
+    hands = client.get(reverse("public:session_hands", args=[event.slug, 2])).content.decode()
+    assert 'id="hands-in-play"' in hands and "15 сдач ещё играются" in hands
     first_page = client.get(reverse("public:session", args=[event.slug, 1])).content.decode()
+
     assert first.deal_seed in first_page and 'id="hand-records-links"' in first_page
 
 
