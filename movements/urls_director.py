@@ -3,6 +3,7 @@
 from django.urls import include, path
 
 from movements import views
+from movements.spreadsheet import file_paths
 
 # Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
@@ -17,13 +18,10 @@ per_event = [
         views.participant_cards,
         name="participant_cards",
     ),
-    path("sessions/<int:number>/grid.csv", views.grid_csv, name="grid_csv"),
-    path("sessions/<int:number>/tables.csv", views.table_csv, name="table_csv"),
-    path(
-        "sessions/<int:number>/participants.csv",
-        views.participant_csv,
-        name="participant_csv",
-    ),
+    # Each as CSV and as XLSX: grid.csv / grid.xlsx, named grid_csv / grid_xlsx …
+    *file_paths("sessions/<int:number>/grid", views.grid_file, "grid"),
+    *file_paths("sessions/<int:number>/tables", views.table_file, "table"),
+    *file_paths("sessions/<int:number>/participants", views.participant_file, "participant"),
 ]
 
 urlpatterns = [

@@ -25,7 +25,7 @@ from events.links import table_url
 from events.models import Room, Session, Table
 from events.params import query_errors, query_int
 from events.qr import qr_svg
-from movements import cards, engine, planner, schemes, seating, services
+from movements import cards, engine, planner, schemes, seating, services, spreadsheet
 from movements.forms import PlanChooseForm, SchemeForm, SubstituteForm
 from movements.models import Scheme
 
@@ -597,7 +597,7 @@ def participant_cards(request, event, number):
     )
 
 
-# --- CSV ------------------------------------------------------------------------------------
+# --- files: CSV and XLSX (movements.spreadsheet) ---------------------------------------------
 
 
 def _seat_header() -> list[str]:
@@ -607,34 +607,30 @@ def _seat_header() -> list[str]:
     return header
 
 
-def _csv_response(event, session, what: str, header, rows) -> HttpResponse:
-    response = HttpResponse(
-        cards.csv_text(header, rows).encode("utf-8"), content_type="text/csv; charset=utf-8"
-    )
-    name = f"{slugify(event.name) or 'event'}-session-{session.number}-{what}.csv"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+def _file(event, session, kind: str, what: str, title: str, header, rows) -> HttpResponse:
+    name = f"{slugify(event.name) or 'event'}-session-{session.number}-{what}"
+    return spreadsheet.file_response(kind, [header, *rows], name, title)
 
 
 @director_event
-def grid_csv(request, event, number):
+def grid_file(request, event, number, kind):
     session = _session(event, number)
     header = [_("Room"), _("Round"), _("Table"), _("Set"), *_seat_header(), _("Pause")]
     rows = cards.grid_csv_rows(seating.session_seating(session))
-    return _csv_response(event, session, "grid", header, rows)
+    return _file(event, session, kind, "grid", _("Whole grid"), header, rows)
 
 
 @director_event
-def table_csv(request, event, number):
+def table_file(request, event, number, kind):
     session = _session(event, number)
     header = [_("Room"), _("Table"), _("Round"), _("Set"), *_seat_header(), _("Set goes to")]
     found = [c for room in seating.session_seating(session) for c in cards.table_cards(room)]
     rows = cards.table_csv_rows(found, director=_("director"))
-    return _csv_response(event, session, "tables", header, rows)
+    return _file(event, session, kind, "tables", _("Table cards"), header, rows)
 
 
 @director_event
-def participant_csv(request, event, number):
+def participant_file(request, event, number, kind):
     session = _session(event, number)
     header = [
         _("Participant"),
@@ -647,7 +643,7 @@ def participant_csv(request, event, number):
     ]
     found = cards.participant_cards(seating.session_seating(session))
     rows = cards.participant_csv_rows(found, pause=_("pause"))
-    return _csv_response(event, session, "participants", header, rows)
+    return _file(event, session, kind, "participants", _("Participant cards"), header, rows)
 
 
 # --- custom schemes ---------------------------------------------------------------------------

@@ -1,26 +1,57 @@
-"""Standings, personal score cards and travellers as rows: for CSV files (UTF-8 with a BOM
-and «;» between columns, so that Excel opens Cyrillic names intact) and for the API."""
+"""Standings, personal score cards and travellers as rows of typed cells, for the files a
+director opens in a spreadsheet: CSV (UTF-8 with a BOM and «;» between columns, figures with
+the page's decimal separator) and XLSX, both written by ``movements.spreadsheet`` from the
+same rows. A cell's type says what it is: ``int`` a number, :class:`Fixed` a figure with two
+decimals, text (a deal's label «1.1», a player's number with his name) anything else."""
 
 from __future__ import annotations
 
-import io
+from fractions import Fraction
 
-from django.http import HttpResponse
 from django.utils.translation import gettext as _
 
-from events.csvsafe import csv_safe_writer
+from movements.spreadsheet import KINDS, Fixed, file_response
 from scoring import display
 from scoring.standings import Card, EventStanding, StandingRow, Traveller
 
+__all__ = [
+    "KINDS",
+    "Fixed",
+    "card_rows",
+    "event_standing_rows",
+    "figure",
+    "file_response",
+    "score_figure",
+    "standing_rows",
+    "traveller_header",
+    "traveller_rows",
+]
 
-def csv_response(rows: list[list], filename: str) -> HttpResponse:
-    out = io.StringIO()
-    out.write("\ufeff")
-    writer = csv_safe_writer(out, delimiter=";", lineterminator="\r\n")  # no formulas
-    writer.writerows(rows)
-    response = HttpResponse(out.getvalue().encode("utf-8"), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+
+def figure(value) -> int | Fixed | str:
+    """A figure as :func:`scoring.display.number_text` shows it, typed: whole numbers plain,
+    others with two decimals; nothing (None) an empty cell."""
+    if value is None or value == "":
+        return ""
+    value = value if isinstance(value, Fraction) else Fraction(str(value))
+    return value.numerator if value.denominator == 1 else Fixed(float(value))
+
+
+def score_figure(num: int, den: int, method: str) -> int | Fixed | str:
+    """A deal's figure (:func:`scoring.display.figure_text`): matchpoints always with two
+    decimals, points and IMPs as :func:`figure`."""
+    value = Fraction(num, den)
+    return Fixed(float(value)) if method == "matchpoints" else figure(value)
+
+
+def _total(value) -> Fixed | str:
+    return "" if value is None else Fixed(float(value))
+
+
+def _rank(rank: str) -> int | str:
+    """«3» is a number; a shared place «3–4» stays text."""
+    rank = str(rank)
+    return int(rank) if rank.isdigit() else rank
 
 
 def standing_rows(rows: list[StandingRow]) -> list[list]:
@@ -28,13 +59,13 @@ def standing_rows(rows: list[StandingRow]) -> list[list]:
     for row in rows:
         table.append(
             [
-                row.rank if row.deals else "",
+                _rank(row.rank) if row.deals else "",
                 row.number or "",
                 row.name,
                 row.clubs,
-                "" if row.total is None else f"{float(row.total):.2f}",
+                _total(row.total),
                 row.deals,
-                display.number_text(row.penalty) if row.penalty else "",
+                figure(row.penalty) if row.penalty else "",
             ]
         )
     return table
@@ -55,7 +86,7 @@ def event_standing_rows(found: EventStanding) -> list[list]:
             if part is None or not part.deals:
                 line += ["", part.deals if part else ""]
             else:
-                line += [f"{float(part.total):.2f}", part.deals]
+                line += [_total(part.total), part.deals]
     return table
 
 
@@ -99,51 +130,61 @@ def card_rows(card: Card, method: str) -> list[list]:
                 else display.contract_text(sheet),
                 "" if row.sits_out else display.defence_text(sheet),
                 "" if row.sits_out else display.tricks_text(sheet),
-                "" if row.sits_out else display.tricks_of(sheet, row.position),
-                display.number_text(score.points) if score and score.points is not None else "",
-                display.figure_text(score.net_num, score.net_den, method) if score else "",
+                "" if row.sits_out else _count(display.tricks_of(sheet, row.position)),
+                figure(score.points) if score and score.points is not None else "",
+                score_figure(score.net_num, score.net_den, method) if score else "",
                 score.artificial if score else "",
-                display.number_text(score.penalty) if score and score.penalty else "",
+                figure(score.penalty) if score and score.penalty else "",
                 row.version or 1,  # the version of the deal's cards (docs/game.md §2.7)
             ]
         )
     return table
 
 
+POSITIONS = "WNES"  # every traveller has the same columns, whichever seats play the deal
+
+
+def traveller_header(*, with_deal: bool = False) -> list:
+    head = [_("Deal")] if with_deal else []
+    head += [_("Round"), _("Room"), _("Table"), *POSITIONS]
+    head += [_("Contract"), _("Defence"), _("Tricks")]
+    for position in POSITIONS:
+        head += [f"{_('Points')} {position}", f"{_('Figure')} {position}"]
+    head += [_("Version")]  # of the deal's cards: a fouled deal is compared by version
+    return head
+
+
 def traveller_rows(
     traveller: Traveller, method: str, *, with_deal: bool = False, header: bool = True
 ) -> list[list]:
-    positions = "WNES"  # every file has the same columns, whichever seats play the deal
-    head = [_("Round"), _("Room"), _("Table"), "W", "N", "E", "S"]
-    head += [_("Contract"), _("Defence"), _("Tricks")]
-    for position in positions:
-        head += [f"{_('Points')} {position}", f"{_('Figure')} {position}"]
-    head += [_("Version")]  # of the deal's cards: a fouled deal is compared by version
-    table = [([_("Deal")] if with_deal else []) + head] if header else []
+    table = [traveller_header(with_deal=with_deal)] if header else []
     for row in traveller.rows:
         result = row.sheet.current.result if row.sheet and row.sheet.current else None
         sheet = display.sheet_of(result)
         # The room and each player's number: tables are numbered anew in every room.
         line = [row.play.round.number, str(row.play.table.room), row.play.table.number]
-        line += [_player(row.players[p]) if p in row.players else "" for p in "WNES"]
+        line += [_player(row.players[p]) if p in row.players else "" for p in POSITIONS]
         line += [
             display.contract_text(sheet),
             display.defence_text(sheet),
             display.tricks_text(sheet),
         ]
-        for position in positions:
+        for position in POSITIONS:
             score = row.scores.get(position)
             if score is None:
                 line += ["", ""]
                 continue
-            shown = score.artificial or (
-                display.number_text(score.points) if score.points is not None else ""
-            )
-            line += [shown, display.figure_text(score.net_num, score.net_den, method)]
+            shown = score.artificial or (figure(score.points) if score.points is not None else "")
+            line += [shown, score_figure(score.net_num, score.net_den, method)]
         line += [row.version]
         table.append(([traveller.deal.code] if with_deal else []) + line)
     return table
 
 
+def _count(text: str) -> int | str:
+    return int(text) if text.isdigit() else text
+
+
 def _player(entry) -> str:
+    """«7 Иванов Игорь»: text, for a spreadsheet as for a page."""
     return f"{entry.number} {entry.full_name}" if entry.number else entry.full_name

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from movements.spreadsheet import file_paths as files
 from scoring import views_hands
 from scoring import views_public as views
 
@@ -9,17 +10,13 @@ from scoring import views_public as views
 
 urlpatterns = [
     path("<slug:slug>/results/", views.results, name="event"),
-    path("<slug:slug>/results/standings.csv", views.results_csv, name="event_csv"),
+    *files("<slug:slug>/results/standings", views.results_file, "event"),
     path("<slug:slug>/results/sessions/<int:number>/", views.session_results, name="session"),
-    path(
-        "<slug:slug>/results/sessions/<int:number>/standings.csv",
-        views.session_csv,
-        name="session_csv",
-    ),
-    path(
-        "<slug:slug>/results/sessions/<int:number>/travellers.csv",
-        views.session_travellers_csv,
-        name="session_travellers_csv",
+    *files("<slug:slug>/results/sessions/<int:number>/standings", views.session_file, "session"),
+    *files(
+        "<slug:slug>/results/sessions/<int:number>/travellers",
+        views.session_travellers_file,
+        "session_travellers",
     ),
     path(
         "<slug:slug>/results/sessions/<int:number>/hands/",
@@ -37,7 +34,7 @@ urlpatterns = [
         name="session_check",
     ),
     path("<slug:slug>/results/deals/<int:deal_pk>/", views.traveller, name="traveller"),
-    path("<slug:slug>/results/deals/<int:deal_pk>.csv", views.traveller_csv, name="traveller_csv"),
+    *files("<slug:slug>/results/deals/<int:deal_pk>", views.traveller_file, "traveller"),
     path("<slug:slug>/results/players/<int:entry_pk>/", views.card, name="card"),
-    path("<slug:slug>/results/players/<int:entry_pk>.csv", views.card_csv, name="card_csv"),
+    *files("<slug:slug>/results/players/<int:entry_pk>", views.card_file, "card"),
 ]

@@ -1,5 +1,5 @@
 """Public results of an event (/e/<slug>/results/…): standings, travellers, personal score
-cards, and their CSV files.
+cards, and their files (CSV and XLSX).
 
 Shown only once the director publishes the results; before that the pages answer 403 with
 a plain «not published yet» page (the event exists — its clock is public — but its results
@@ -9,6 +9,7 @@ are not). The director of the event sees them anyway, marked as a preview.
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 
 from events.models import Session
 from scoring import disclosure, exports, hand_records, standings
@@ -107,59 +108,65 @@ def card(request, event, preview, entry_pk):
     return render(request, "scoring/public/card.html", _base(event, preview) | extra)
 
 
-# --- CSV ------------------------------------------------------------------------------------
+# --- files: CSV and XLSX ------------------------------------------------------------------
+#
+# Each file is one set of rows (scoring.exports) written as CSV or as XLSX (``kind``, from
+# the URL): the two follow the same access rules because they are the same view.
 
 
 @public_results
-def results_csv(request, event, preview):
+def results_file(request, event, preview, kind):
     rows = exports.event_standing_rows(standings.event_standing_by_session(event))
-    return exports.csv_response(rows, f"standings-{event.slug}.csv")
+    return exports.file_response(kind, rows, f"standings-{event.slug}", _("Standings"))
 
 
 @public_results
-def session_csv(request, event, preview, number):
+def session_file(request, event, preview, number, kind):
     session = _session(event, number)
     rows = exports.standing_rows(standings.session_standings(session))
-    return exports.csv_response(rows, f"standings-{event.slug}-s{session.number}.csv")
+    title = _("Standings, session %(number)s") % {"number": session.number}
+    return exports.file_response(kind, rows, f"standings-{event.slug}-s{session.number}", title)
 
 
 @public_results
-def session_travellers_csv(request, event, preview, number):
+def session_travellers_file(request, event, preview, number, kind):
     session = _session(event, number)
-    rows: list[list] = []
+    rows = [exports.traveller_header(with_deal=True)]  # the header even with no deal shown yet
     seen = disclosure.viewer(request, event)
     for deal in [d for d in _session_deals(session) if seen.shows(d)]:
         found = standings.deal_traveller(deal)
-        rows += exports.traveller_rows(found, event.scoring_method, with_deal=True, header=not rows)
-    return exports.csv_response(rows, f"travellers-{event.slug}-s{session.number}.csv")
+        rows += exports.traveller_rows(found, event.scoring_method, with_deal=True, header=False)
+    title = _("Travellers, session %(number)s") % {"number": session.number}
+    return exports.file_response(kind, rows, f"travellers-{event.slug}-s{session.number}", title)
 
 
 @public_results
-def traveller_csv(request, event, preview, deal_pk):
+def traveller_file(request, event, preview, deal_pk, kind):
     deal = _deal(event, deal_pk)
     if not disclosure.viewer(request, event).shows(deal):
         return deal_in_play(request, event, preview, deal)
     rows = exports.traveller_rows(standings.deal_traveller(deal), event.scoring_method)
-    return exports.csv_response(rows, f"traveller-{event.slug}-{deal.code}.csv")
+    title = _("Deal %(code)s") % {"code": deal.code}
+    return exports.file_response(kind, rows, f"traveller-{event.slug}-{deal.code}", title)
 
 
 @public_results
-def card_csv(request, event, preview, entry_pk):
+def card_file(request, event, preview, entry_pk, kind):
     entry = _entry(event, entry_pk)
     found = disclosure.card_hide(standings.player_card(entry), disclosure.viewer(request, event))
     rows = exports.card_rows(found, event.scoring_method)
     name = entry.number or entry.pk
-    return exports.csv_response(rows, f"card-{event.slug}-{name}.csv")
+    return exports.file_response(kind, rows, f"card-{event.slug}-{name}", _("Score card"))
 
 
 __all__ = [
     "card",
-    "card_csv",
+    "card_file",
     "results",
-    "results_csv",
-    "session_csv",
+    "results_file",
+    "session_file",
     "session_results",
-    "session_travellers_csv",
+    "session_travellers_file",
     "traveller",
-    "traveller_csv",
+    "traveller_file",
 ]

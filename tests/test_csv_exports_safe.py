@@ -1,14 +1,19 @@
 """No CSV file the app writes carries a formula (OWASP «CSV injection»): players, clubs and
 rooms named like ``=HYPERLINK(…)`` reach the spreadsheet as text, with a leading «'»; plain
 numbers (negative scores) stay numbers. Every export: the five public results files and the
-director's three movement files."""
+director's three movement files. Their XLSX twins hold the same names as string cells — the
+text exactly, marked «quote prefix» so that editing the cell keeps it text — and not one
+formula."""
 
 import csv
 import io
+import re
+import zipfile
 
 import pytest
 from django.urls import reverse
 from django.utils.text import format_lazy
+from openpyxl import load_workbook
 
 from events import services as event_services
 from events.csvsafe import PLAIN_NUMBER, csv_safe_writer, safe_cell
@@ -100,20 +105,20 @@ def _rows(response) -> list[list[str]]:
     return list(csv.reader(io.StringIO(body[1:], newline=""), delimiter=";"))
 
 
-def _public_urls(event, play):
+def _public_urls(event, play, kind="csv"):
     slug, deal, entry = event.slug, deal_of(play, 2), entry_at(play, "N")
     return {
-        "event": reverse("public:event_csv", args=[slug]),
-        "session": reverse("public:session_csv", args=[slug, 1]),
-        "travellers": reverse("public:session_travellers_csv", args=[slug, 1]),
-        "traveller": reverse("public:traveller_csv", args=[slug, deal.pk]),
-        "card": reverse("public:card_csv", args=[slug, entry.pk]),
+        "event": reverse(f"public:event_{kind}", args=[slug]),
+        "session": reverse(f"public:session_{kind}", args=[slug, 1]),
+        "travellers": reverse(f"public:session_travellers_{kind}", args=[slug, 1]),
+        "traveller": reverse(f"public:traveller_{kind}", args=[slug, deal.pk]),
+        "card": reverse(f"public:card_{kind}", args=[slug, entry.pk]),
     }
 
 
-def _director_urls(event, session):
+def _director_urls(event, session, kind="csv"):
     return {
-        name: reverse(f"director:{name}_csv", args=[event.pk, session.number])
+        name: reverse(f"director:{name}_{kind}", args=[event.pk, session.number])
         for name in ("grid", "table", "participant")
     }
 
@@ -146,3 +151,56 @@ def test_no_export_carries_a_formula_and_the_names_are_still_there(client, direc
     # Negative scores stay numbers a spreadsheet can add up.
     scores = [cell for row in files["card"][1:] for cell in row[9:11]]
     assert any(cell.startswith("-") and PLAIN_NUMBER.fullmatch(cell) for cell in scores), scores
+
+
+# --- the XLSX twins ---------------------------------------------------------------------------
+
+
+def _cells(response) -> list:
+    """Every cell of the XLSX, checked to hold no formula: not as openpyxl reads it back, and
+    not in the file (a formula cell is an ``<f>`` element)."""
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/vnd.openxmlformats")
+    with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
+        for name in archive.namelist():
+            if name.startswith("xl/worksheets/"):
+                assert not re.search(rb"<f[ >]", archive.read(name)), name
+    sheet = load_workbook(io.BytesIO(response.content)).active
+    cells = [cell for row in sheet.iter_rows() for cell in row if cell.value is not None]
+    assert all(cell.data_type != "f" for cell in cells)
+    return cells
+
+
+def test_no_xlsx_carries_a_formula_and_the_names_are_there_as_text(client, director, hostile):
+    event, session, play = hostile
+    urls = _public_urls(event, play, "xlsx")
+    files = {name: _cells(client.get(url)) for name, url in urls.items()}
+    client.force_login(director)
+    urls = _director_urls(event, session, "xlsx")
+    files |= {name: _cells(client.get(url)) for name, url in urls.items()}
+    assert len(files) == 8
+
+    for name, cells in files.items():
+        for cell in cells:
+            if isinstance(cell.value, str):
+                assert cell.data_type == "s", (name, cell.value)
+                assert not cell.value.startswith("'"), (name, cell.value)  # the text itself
+                if cell.value.startswith(DANGEROUS):
+                    assert cell.quotePrefix, (name, cell.value)
+            else:
+                assert cell.data_type == "n", (name, cell.value)
+
+    def texts(name):
+        return {cell.value for cell in files[name] if isinstance(cell.value, str)}
+
+    hostile_names = {e.full_name for e in event.entries.filter(last_name__in=NAMES)}
+    assert len(hostile_names) == len(NAMES)
+    for name in ("event", "session", "grid", "table", "participant"):
+        assert hostile_names <= texts(name), name
+    # The clubs as they are (XML reads a carriage return as a line feed).
+    assert {"\tx", "\nx", "@club", "=club"} <= {v.replace("\r", "\n") for v in texts("event")}
+    for name in ("travellers", "traveller", "grid", "table", "participant"):
+        assert ROOM in texts(name), name
+    assert any(HYPERLINK in value for value in texts("travellers"))
+    # Negative scores are numbers a spreadsheet can add up.
+    assert any(isinstance(c.value, int | float) and c.value < 0 for c in files["card"])
