@@ -14,9 +14,8 @@ is, and both writers read it the same way:
   number, a date or a formula; in a CSV it passes ``events.csvsafe`` (formula-like text gets
   a leading «'»). ``None`` and ``""`` are empty cells.
 
-The first row is the header (bold and frozen in XLSX). The module lives in the lowest layer
-with files to offer, so that the movement files and the results files share it (scoring may
-import movements, never the other way round).
+The first row is the header (bold and frozen in XLSX). The module lives in the lowest layer,
+beside ``events.csvsafe``, so that the movement files and the results files share it.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 from django.urls import include, path
 
+from events.spreadsheet import file_paths
 from movements import views
-from movements.spreadsheet import file_paths
 
 # Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 

@@ -18,14 +18,14 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from events import dealing
+from events import dealing, spreadsheet
 from events.access import director_event
 from events.forms import apply_service_error
 from events.links import table_url
 from events.models import Room, Session, Table
 from events.params import query_errors, query_int
 from events.qr import qr_svg
-from movements import cards, engine, planner, schemes, seating, services, spreadsheet
+from movements import cards, engine, planner, schemes, seating, services
 from movements.forms import PlanChooseForm, SchemeForm, SubstituteForm
 from movements.models import Scheme
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
-from movements.spreadsheet import KINDS, Fixed, file_response
+from events.spreadsheet import KINDS, Fixed, file_response
 from scoring import display
 from scoring.standings import Card, EventStanding, StandingRow, Traveller
 

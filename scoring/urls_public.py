@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from movements.spreadsheet import file_paths as files
+from events.spreadsheet import file_paths as files
 from scoring import views_hands
 from scoring import views_public as views
 

@@ -20,7 +20,7 @@ from django.utils import translation
 from openpyxl import load_workbook
 
 from events import services as event_services
-from movements.spreadsheet import Fixed, csv_text, sheet_title, xlsx_bytes
+from events.spreadsheet import Fixed, csv_text, sheet_title, xlsx_bytes
 from scoring import services
 from scoring.models import TablePlay
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, play_out, sheet
