@@ -21,8 +21,10 @@ from events import clock, clockdoc
 from events.models import BoxReport, Room, Round, Seat
 from scoring.models import Deal, Proof, ScoreSheet, TablePlay
 
-#: Cell states, in the order of the legend. ``late``: no sheet yet at a table marked late at
-#: «Конец тура!».
+#: The legend's entries, in its order: a cell's state (``not_played``: no sheet, before or
+#: after «Конец тура!»; else the sheet's status), then ``late``, which is no state of its own
+#: but the mark of a sheet the table entered or confirmed after «Конец тура!» (its cell keeps
+#: its status). So a deal nobody entered counts as not played, never as late (issue 21).
 NOT_PLAYED = "not_played"
 ENTERED = "entered"
 CONFIRMED = "confirmed"
@@ -39,8 +41,8 @@ LEGEND = {
     LATE: ("◔", _("late")),
 }
 
-#: Players in the order the grid lists them.
-POSITIONS = ("N", "E", "S", "W")
+#: Players in the order the grid lists them: round the table, W N E S (N E S with three).
+POSITIONS = ("W", "N", "E", "S")
 
 
 class NoSuchRound(LookupError):
@@ -68,10 +70,13 @@ class Row:
     set: int
     play: int
     url: str  # the table-round page: its deals, sheets and adjustments
-    late: bool  # marked late and not every deal recorded
+    # Short of sheets at «Конец тура!» and still short: its deals without a sheet are not
+    # played (no result yet), not late; ``missing`` says how many.
+    late: bool
     players: list[dict]  # [{"position": "N", "name": …}, …]
     cells: list[Cell]
     box_reports: int = 0  # open «the box does not match» reports of this table-round
+    missing: int = 0  # deals of its set without a sheet
 
 
 @dataclass(frozen=True)
@@ -170,6 +175,7 @@ def console_state(room: Room, *, round_number: int | None = None) -> Console:
     for row in rows:
         for cell in row.cells:
             counts[cell.state] += 1
+            counts[LATE] += cell.late
     console = Console(
         room=room.pk,
         round=rnd.number if rnd else None,
@@ -284,7 +290,7 @@ def _build_rows(event_pk: int, rnd: Round, plays: list[_Play], boxes=frozenset()
                     Cell(
                         deal=deal.number,
                         code=code,
-                        state=LATE if late else NOT_PLAYED,
+                        state=NOT_PLAYED,
                         url=reverse("director:sheet_form", args=[event_pk, play.pk, deal.number]),
                         box=(play.pk, deal.pk) in boxes,
                     )
@@ -312,6 +318,7 @@ def _build_rows(event_pk: int, rnd: Round, plays: list[_Play], boxes=frozenset()
             players=players.get(play.table_id, []),
             cells=cells,
             box_reports=sum(c.box for c in cells),
+            missing=len(own) - recorded,
         )
     return rows
 

@@ -6,9 +6,11 @@ module (views_public, views_hands)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
+from django.utils.functional import SimpleLazyObject
 
 from events.models import Event
 from scoring.display import figure_unit
+from scoring.progress import event_progress
 
 
 class _Hidden(Exception):
@@ -58,11 +60,14 @@ def deal_in_play(request, event, preview, deal):
 
 
 def base_context(event, preview) -> dict:
-    """What every public results page shows around its own content."""
+    """What every public results page shows around its own content. ``progress``: how far
+    each session is played (``scoring.progress``, one query), read only by a page that shows
+    it — the standings' headings say «после тура 2 из 11», «предварительно» or «итоговая»."""
     return {
         "event": event,
         "preview": preview,
         "method": event.scoring_method,
         "unit": figure_unit(event.scoring_method),
         "sessions": list(event.sessions.order_by("number")),
+        "progress": SimpleLazyObject(lambda: event_progress(event)),
     }

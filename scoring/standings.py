@@ -671,6 +671,30 @@ def event_standings(event: Event) -> list[StandingRow]:
 
 
 @dataclass(frozen=True)
+class FewDeals:
+    """The rows of a standing scored on few deals, marked so that a one-deal 100 % does not
+    read as a leader's result; the ranking itself stays (docs/game.md §4.4)."""
+
+    keys: frozenset  # the marked rows' keys (StandingRow.key)
+    most: int  # the most deals any row of the standing was scored on
+
+    def __contains__(self, row: object) -> bool:
+        return getattr(row, "key", row) in self.keys
+
+    def __bool__(self) -> bool:
+        return bool(self.keys)
+
+
+def few_deals(rows: Iterable[StandingRow]) -> FewDeals:
+    """The rows scored on fewer than half the deals of the row with the most (docs/game.md
+    §4.4, a choice): half the most, not the leader's, since the leader may be the very row
+    with one deal. A row with no deal has no figure to mark."""
+    rows = list(rows)
+    most = max((row.deals for row in rows), default=0)
+    return FewDeals(frozenset(row.key for row in rows if 0 < 2 * row.deals < most), most)
+
+
+@dataclass(frozen=True)
 class EventStanding:
     """The event standing with each session's own standing beside it, row by row."""
 

@@ -3,6 +3,9 @@ save), a sheet's history, adjustments, publishing the results. Views only transl
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q
@@ -18,9 +21,9 @@ from events.access import director_event
 from events.models import Round, Seat
 from events.params import query_errors, query_int
 from events.services import event_set_results_public
-from scoring import disclosure, services
+from scoring import boxes, disclosure, display, services
 from scoring.forms import AdjustmentForm, TableAdjustmentForm
-from scoring.models import Adjustment, Deal, ScoreSheet, TablePlay
+from scoring.models import Adjustment, Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 
 # Lazy: rendered in the language of the request that shows them.
@@ -48,12 +51,36 @@ def _play(event, play_pk) -> TablePlay:
     )
 
 
+#: The director's pages list a table's seats round it: W N E S (N E S at a table of three).
+TABLE_ORDER = "WNES"
+
+
 def _seats(play: TablePlay) -> list[Seat]:
-    return list(
-        Seat.objects.filter(round_id=play.round_id, table_id=play.table_id)
-        .select_related("entry")
-        .order_by("position")
+    seats = Seat.objects.filter(round_id=play.round_id, table_id=play.table_id).select_related(
+        "entry"
     )
+    return sorted(seats, key=lambda seat: TABLE_ORDER.index(seat.position))
+
+
+def _round_the_table(mapping) -> list[tuple[str, object]]:
+    """(seat, value) of a sheet's per-seat mapping in table order: a JSON column keeps no
+    order of its own (PostgreSQL's reads back E N S W)."""
+    mapping = mapping if isinstance(mapping, dict) else {}
+    return [(seat, mapping[seat]) for seat in TABLE_ORDER if seat in mapping]
+
+
+def _defence_text(result) -> str:
+    """«E вист · S пас», round the table."""
+    sheet = display.sheet_of(result) or {}
+    return " · ".join(
+        f"{seat} {display.word(d)}" for seat, d in _round_the_table(sheet.get("defenders"))
+    )
+
+
+def _tricks_text(result) -> str:
+    """«N 7 · E 3», round the table."""
+    sheet = display.sheet_of(result) or {}
+    return " · ".join(f"{seat} {n}" for seat, n in _round_the_table(sheet.get("tricks")))
 
 
 def _players(play: TablePlay) -> dict[str, str]:
@@ -133,6 +160,9 @@ def _play_context(event, play, form=None):
             "sheet": sheets.get(deal.pk),
             "versions": latest.get(sheets[deal.pk].pk, 0) if deal.pk in sheets else 0,
             "sits_out": [s for s in seats if s.position not in deal.active_seats],
+            "tricks": _tricks_text(sheets[deal.pk].current.result)
+            if deal.pk in sheets and sheets[deal.pk].current_id
+            else "",
         }
         for deal in deals
     ]
@@ -215,17 +245,99 @@ def _sheet(event, sheet_pk) -> ScoreSheet:
     )
 
 
+#: What the history says of a version's confirmation.
+CONFIRMED_BY_PLAYER = "player"  # a player of another seat, with his proof
+CONFIRMED_BY_DIRECTOR = "director"  # the director's own word (his entry, or his «Confirm»)
+UNCONFIRMED = "unconfirmed"  # the current version, waiting for a second person
+DISPUTED_NOW = "disputed"  # the current version, with a different proposal after it
+PROPOSAL = "proposal"  # a player's different result, after the current version
+REPLACED = "replaced"  # an earlier version: a later one took its place
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    state: str
+    entry: object = None  # the player who confirmed it (CONFIRMED_BY_PLAYER, or before a dispute)
+    proof: str = ""  # how he showed it was he (scoring.models.Proof's label)
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    """A version as the sheet's history shows it: who entered it and how he proved it was he,
+    who confirmed it and how, when, and the talon it recorded."""
+
+    version: ScoreSheetVersion
+    current: bool
+    proposed: bool
+    entered_proof: str  # the Proof label; the director's own word for his versions
+    confirmation: Confirmation
+    defence: str
+    tricks: str
+    points: list[tuple[str, str]]  # (seat, points) round the table
+    talon: str  # the cards with their suit symbols (HTML); "" for none
+
+
+def _confirmation(sheet: ScoreSheet, version: ScoreSheetVersion) -> Confirmation:
+    """Only the current version is ever confirmed (``services.sheet_confirm``); the sheet
+    keeps who did it and how, and its last change is the moment it became confirmed."""
+    if version.pk != sheet.current_id:
+        if sheet.current is not None and version.number > sheet.current.number:
+            return Confirmation(PROPOSAL)
+        return Confirmation(REPLACED)
+    by = sheet.confirmed_by_entry
+    proof = Proof(sheet.confirmed_proof).label if by is not None else ""
+    if sheet.status == ScoreSheet.Status.CONFIRMED:
+        if by is not None:
+            return Confirmation(CONFIRMED_BY_PLAYER, by, proof, sheet.updated_at)
+        return Confirmation(CONFIRMED_BY_DIRECTOR, at=sheet.updated_at)
+    if sheet.status == ScoreSheet.Status.DISPUTED:
+        return Confirmation(DISPUTED_NOW, by, proof)
+    return Confirmation(UNCONFIRMED)
+
+
+def _version_rows(sheet: ScoreSheet, versions) -> list[VersionRow]:
+    director_word = _("the director's own word")
+    return [
+        VersionRow(
+            version=v,
+            current=v.pk == sheet.current_id,
+            proposed=sheet.current is not None and v.number > sheet.current.number,
+            entered_proof=Proof(v.proof).label
+            if v.entered_by_entry_id
+            else (director_word if v.entered_by_user_id else ""),
+            confirmation=_confirmation(sheet, v),
+            defence=_defence_text(v.result),
+            tricks=_tricks_text(v.result),
+            points=[
+                (seat, display.number_text(points))
+                for seat, points in _round_the_table((v.result or {}).get("scores"))
+            ],
+            talon=boxes.cards_html(boxes.parse_talon((v.data or {}).get("talon")) or ()),
+        )
+        for v in versions
+    ]
+
+
 @director_event
 def sheet_detail(request, event, sheet_pk):
-    """A sheet's every version, who entered it and when; accept a proposal or confirm."""
+    """A sheet's every version: who entered it and how he proved it was he, who confirmed it
+    and how, when, and the talon it recorded; accept a proposal or confirm."""
     sheet = _sheet(event, sheet_pk)
     versions = sheet.versions.select_related("entered_by_user", "entered_by_entry").order_by(
         "-number"
     )
+    seats = _seats(sheet.play)
     return render(
         request,
         "scoring/sheet_detail.html",
-        {"event": event, "sheet": sheet, "versions": versions, "players": _players(sheet.play)},
+        {
+            "event": event,
+            "sheet": sheet,
+            "versions": _version_rows(sheet, versions),
+            "players": {seat.position: seat.entry.full_name for seat in seats},
+            "seats": seats,
+        },
     )
 
 

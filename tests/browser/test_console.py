@@ -54,9 +54,11 @@ def test_the_grid_follows_sheets_recorded_meanwhile_without_a_reload(
     href = cell.get_by_role("link").get_attribute("href")
     assert href == f"/director/events/{event.pk}/scores/sheets/{sheet_id}/"
 
-    # The round ends meanwhile: the tables short of sheets turn late, the controls follow.
+    # The round ends meanwhile: the tables short of sheets are marked (their deals stay not
+    # played, not late: issue 21), the controls follow.
     rounds.round_end_now(Round.objects.get(room=room, number=1))
-    expect(_cell(laptop, 4, 1)).to_have_attribute("data-state", "late", timeout=6000)
+    expect(laptop.locator('tr[data-table="4"] .late-flag')).to_be_visible(timeout=6000)
+    expect(_cell(laptop, 4, 1)).to_have_attribute("data-state", "not_played")
     expect(laptop.locator("[data-late] li")).to_have_count(5)
     expect(laptop.get_by_role("button", name="Начать тур 2")).to_be_visible(timeout=6000)
     expect(laptop.locator("#console-grid td.changed")).to_have_count(0)  # the flash is over

@@ -122,7 +122,7 @@ def test_a_row_names_the_table_its_set_and_its_players(session15):
     assert row.url == reverse("director:play", args=[session15.event.pk, play.pk])
 
 
-def test_tables_short_of_sheets_at_the_end_of_the_round_are_late(session15, director):
+def test_tables_short_of_sheets_at_the_end_of_the_round_are_listed(session15, director):
     rnd = start(_round(session15))
     one, two = play_of(session15, 1, 1), play_of(session15, 1, 2)
     services.sheet_record(one, deal_of(one, 1), THREE_DIAMONDS, by_entry=entry_at(one, "N"))
@@ -136,7 +136,9 @@ def test_tables_short_of_sheets_at_the_end_of_the_round_are_late(session15, dire
 
     row = {r.table: r for r in state.rows}
     assert row[1].late and not row[2].late and row[3].late
-    assert [c.state for c in row[1].cells] == ["entered", "late", "late"]
+    # A deal nobody entered is not played, not late (issue 21, finding 13).
+    assert [c.state for c in row[1].cells] == ["entered", "not_played", "not_played"]
+    assert row[1].missing == 2
     assert [c.state for c in row[2].cells] == ["confirmed"] * 3
     assert [(t.round, t.table, t.missing) for t in state.late] == [
         (1, 1, 2),
@@ -145,7 +147,7 @@ def test_tables_short_of_sheets_at_the_end_of_the_round_are_late(session15, dire
         (1, 5, 3),
     ]
     assert state.late[0].url == reverse("director:play", args=[session15.event.pk, one.pk])
-    assert state.counts["late"] == 11 and state.counts["not_played"] == 0
+    assert state.counts["late"] == 0 and state.counts["not_played"] == 11
     # The director records what is missing at table 1: it is late no more.
     for number in (2, 3):
         services.sheet_record(one, deal_of(one, number), THREE_DIAMONDS, by_user=director)
@@ -424,8 +426,8 @@ def test_after_a_save_only_that_tables_row_is_read_again(session15, director):
     seat_substitute(session15, leaving=leaving.entry, arriving=late, from_round=1, by=director)
     row3 = next(r for r in console_state(room).rows if r.table == 3)
     assert row3.players[0]["name"] == late.full_name
-    # «Конец тура!»: the tables short of sheets are late.
+    # «Конец тура!»: the tables short of sheets are marked; their deals stay not played.
     rounds.round_end_now(Round.objects.get(room=room, number=1))
     rows = {r.table: r for r in console_state(room).rows}
-    assert rows[1].late and all(c.state == "late" for c in rows[1].cells)
+    assert rows[1].late and all(c.state == "not_played" for c in rows[1].cells)
     assert rows[2].late and rows[2].cells[0].state == "confirmed"

@@ -216,7 +216,7 @@ def test_the_console_marks_the_sheets_written_after_the_bell(play, client):
     assert [(c.state, c.late) for c in row.cells] == [
         ("entered", False),
         ("entered", True),
-        ("late", False),
+        ("not_played", False),  # no sheet: not played, not late (issue 21)
     ]
 
 
