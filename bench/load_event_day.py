@@ -796,7 +796,7 @@ def request_costs(
         .first()
     )
     key = seat.entry.key
-    client = Client()
+    client = Client(HTTP_HOST="127.0.0.1")  # an allowed host outside pytest
     client.force_login(director)
     console = f"/director/events/{event.pk}/rooms/{room.pk}/console.html"
     version = client.get(console)["X-Console-Version"]

@@ -322,13 +322,13 @@ SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 if PROXY_COUNT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# Every page's own scripts, styles and images only, nothing inline (config/headers.py).
-# 'unsafe-eval': no script of the site evaluates a string, but the browser tests' driver
-# does, in the page (Playwright's wait_for_function); without it those waits fail.
+# Every page's own scripts, styles and images only, nothing inline, no eval
+# (config/headers.py). The browser tests wait with expect(), never wait_for_function, which
+# evaluates a string in the page.
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
-        "script-src 'self' 'unsafe-eval'",
+        "script-src 'self'",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",

@@ -245,7 +245,7 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     shown = {}
     for i in range(15):
         cells = rows.nth(i).locator("td").all_text_contents()
-        shown[int(cells[1])] = (cells[3].strip(), int(cells[4]))
+        shown[int(cells[1])] = (cells[3].split()[0], int(cells[4]))  # «мало сдач» after
     numbers = dict(Entry.objects.filter(event=event).values_list("pk", "number"))
     for entry_id, figures in per_player.items():
         average = sum(figures) / len(figures)

@@ -20,10 +20,10 @@ def test_the_hall_screen_counts_down_and_shows_the_end(live_server, browser, eve
     page = context.new_page()
     page.goto(f"{live_server.url}/e/{event.slug}/clock")
     digits = page.locator("[data-digits]")
-    page.wait_for_function("document.querySelector('[data-digits]').textContent.startsWith('09:5')")
+    expect(digits).to_have_text(re.compile(r"^09:5"))
     first = digits.text_content()
     assert re.fullmatch(r"09:5\d", first)
-    page.wait_for_function(f"document.querySelector('[data-digits]').textContent !== '{first}'")
+    expect(digits).not_to_have_text(first)
     assert page.locator("[data-headline]").text_content() == "Начало тура!"
     size = page.evaluate(
         "parseFloat(getComputedStyle(document.querySelector('[data-digits]')).fontSize)"
@@ -31,9 +31,7 @@ def test_the_hall_screen_counts_down_and_shows_the_end(live_server, browser, eve
     assert size >= 200  # readable across a hall
     shot(page, "hall-screen-running")
     rounds.round_end_now(rnd)
-    page.wait_for_function(
-        "document.querySelector('[data-headline]').textContent === 'Конец тура!'", timeout=5000
-    )
+    expect(page.locator("[data-headline]")).to_have_text("Конец тура!", timeout=5000)
     assert (
         "N передаёт комплект на стол с номером на единицу меньше"
         in page.locator("[data-details]").text_content()
@@ -60,9 +58,7 @@ def test_the_director_starts_and_pauses_a_round_from_the_room_page(
     assert Round.objects.get(room=room, number=1).state == "pending"
     laptop.get_by_label("Длительность тура, минут (пусто: сдач × минут на сдачу)").fill("12")
     laptop.get_by_role("button", name="Начать тур 1").click()
-    laptop.wait_for_function(
-        "document.querySelector('[data-digits]').textContent.startsWith('11:5')"
-    )
+    expect(laptop.locator("[data-digits]").first).to_have_text(re.compile(r"^11:5"))
     rnd = Round.objects.get(room=room, number=1)
     assert rnd.state == "running" and rnd.length_seconds == 720
     laptop.get_by_role("button", name="Пауза").click()

@@ -211,7 +211,7 @@ def test_a_whole_small_event(
     shown = {}
     for i in range(15):
         cells = rows.nth(i).locator("td").all_text_contents()
-        shown[int(cells[1])] = (cells[3].strip(), int(cells[4]))  # the club is under the name
+        shown[int(cells[1])] = (cells[3].split()[0], int(cells[4]))  # the club is under the name
     numbers = dict(Entry.objects.filter(event=event).values_list("pk", "number"))
     for entry_id, figures in per_player.items():
         average = sum(figures) / len(figures)

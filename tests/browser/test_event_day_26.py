@@ -309,7 +309,7 @@ def test_the_26_player_event_on_phones(
     shown = {}
     for i in range(26):
         cells = rows.nth(i).locator("td").all_text_contents()
-        shown[int(cells[1])] = (cells[2], cells[3].strip())
+        shown[int(cells[1])] = (cells[2], cells[3].split()[0])  # «мало сдач» may follow
     for number, average in want.items():
         assert shown[number][1] == f"{float(average):.2f}", number
     assert "Запасной" in shown[9][0] and leaving.last_name in shown[9][0]

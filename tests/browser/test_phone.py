@@ -1,5 +1,7 @@
 """A player's phone at 360 px: the seat, the countdown, and «Конец тура!» within 5 s."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -19,7 +21,7 @@ def test_the_phone_shows_the_seat_and_the_end_of_the_round(live_server, phone, e
     expect(
         phone.get_by_text("По команде «Конец тура!» отнесите комплект на стол 5.")
     ).to_be_visible()
-    phone.wait_for_function("document.querySelector('[data-digits]').textContent.startsWith('04:')")
+    expect(phone.locator("[data-digits]").first).to_have_text(re.compile(r"^04:"))
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     shot(phone, "phone-round-1")
     rounds.round_end_now(rnd)
@@ -37,7 +39,7 @@ def test_the_phone_fetches_its_seats_once_per_announcement(live_server, phone, e
     fetched = []
     phone.on("request", lambda r: fetched.append(r.url) if r.url.endswith("/places") else None)
     phone.goto(f"{live_server.url}/p/{entry.key}/")
-    phone.wait_for_function("document.querySelector('[data-digits]').textContent.startsWith('04:')")
+    expect(phone.locator("[data-digits]").first).to_have_text(re.compile(r"^04:"))
     assert fetched == []  # the page came with its seats
     rounds.round_end_now(rnd)  # «Конец тура!»: a new announcement and a new round state
     phone.locator("#banner").wait_for(state="visible", timeout=5000)
