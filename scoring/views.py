@@ -599,9 +599,15 @@ def publish(request, event):
     if public:
         # What becomes public now, and what later (scoring.disclosure, docs/game.md §4.5).
         found = disclosure.event_disclosure(event)
-        messages.success(
-            request,
-            ngettext(
+        if not found.shown:
+            text = _(
+                "The results are public now: the standings and each player's totals. No deal "
+                "is played out yet: each one's cards, analysis and travellers become public "
+                "once every table has played it, and each session's seed once all its deals "
+                "are played."
+            )
+        else:
+            text = ngettext(
                 "The results are public now: the standings and each player's totals. Of the "
                 "%(total)d deal, %(shown)d is played out and public with its cards, analysis "
                 "and travellers; the others follow as every table plays them, and each "
@@ -611,9 +617,8 @@ def publish(request, event):
                 "analysis and travellers; the others follow as every table plays them, and "
                 "each session's seed once all its deals are played.",
                 found.total,
-            )
-            % {"total": found.total, "shown": found.shown},
-        )
+            ) % {"total": found.total, "shown": found.shown}
+        messages.success(request, text)
     else:
         messages.success(request, _("The results are hidden now."))
     back = request.POST.get("next", "")

@@ -129,7 +129,12 @@ def test_publishing_says_what_is_public_now_and_what_later(director_client, sess
         reverse("director:publish", args=[event.pk]), {"public": "1"}, follow=True
     )
     text = answer.content.decode()
-    assert "Из 15 сдач сыграно до конца 0" in text and "зерно раздачи" in text
+    assert "Ни одна сдача ещё не сыграна до конца" in text and "зерно раздачи" in text
+    play_out(session15)
+    answer = director_client.post(
+        reverse("director:publish", args=[event.pk]), {"public": "1"}, follow=True
+    )
+    assert "Из 15 сдач сыграно до конца 15" in answer.content.decode()
 
 
 def test_the_rule_reads_a_fixed_number_of_queries_whatever_the_session(
