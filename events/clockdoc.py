@@ -16,6 +16,8 @@ process keeps a document it built from the state before the commit; after commit
 documents are also rebuilt, so that the phones' next polls find them ready. What is stored
 under a token never changes meaning, so each process also keeps its own copy (:class:`_Memo`):
 a poll that finds nothing changed reads only the tokens, in one round trip to the cache.
+With Redis down (``config.cache`` then answers every read with a miss) each read makes its
+tokens up (:data:`LOCAL`) and every document is built from the database: correct, slower.
 
 - a room's clock token: every state change of its rounds (``events.rounds``);
 - a room's console token: whatever the director's console of the room shows (sheets, late
@@ -24,6 +26,11 @@ a poll that finds nothing changed reads only the tokens, in one round trip to th
   event's or a player's details (``movements.services`` seating and substitutes,
   ``events.services`` edits). These change a few times a day, so one token for all is
   enough, and it keeps a phone's poll at one key (its entry) instead of two.
+
+A document is a room's, keyed by the room's pk (every session has a room 1). Which rooms the
+hall and a phone show — the session being played, even with the next one seated meanwhile
+(docs/game.md §7.4) — is read off the documents themselves (:func:`on_the_hall`,
+:func:`on_the_phone`), which the poll reads anyway: choosing costs no query and no read.
 """
 
 from __future__ import annotations
@@ -67,8 +74,13 @@ def _console_key(room_id: int) -> str:
     return f"console:room:{room_id}"
 
 
+#: Part of every key whose stored content has a shape: a new shape is a new key (a document
+#: stored by the code before never reaches the code after).
+SHAPE = "2"
+
+
 def _doc_key(room_id: int, token: str, setup: str, lang: str) -> str:
-    return f"clock:doc:{room_id}:{token}:{setup}:{lang}"
+    return f"clock:doc{SHAPE}:{room_id}:{token}:{setup}:{lang}"
 
 
 def entry_key(entry_id: int) -> str:
@@ -98,15 +110,32 @@ def _new_token() -> str:
     return secrets.token_hex(6)
 
 
+#: Marks a token the shared cache would not keep (Redis down: ``config.cache`` answers every
+#: read with a miss and stores nothing), so made up for this one read; never in a stored one
+#: (hex digits). Nobody can ask for what is built under it again: it is not kept
+#: (:func:`by_tokens`, :func:`room_rebuild`), except a clock poll's documents, which the polls
+#: of the next ``POLL_TOKENS_SECONDS`` share.
+LOCAL = "~"
+
+
 def _tokens(keys: list[str], *, also: tuple[str, ...] = ()) -> dict[str, str]:
-    """The current tokens of ``keys``; a missing one gets a fresh token (first add wins).
-    ``also``: other keys read in the same round trip (present in the answer if found)."""
+    """The current tokens of ``keys``; a missing one gets a fresh token (first add wins; if
+    the cache keeps none at all, a :data:`LOCAL` one). ``also``: other keys read in the same
+    round trip (present in the answer if found)."""
     found = cache.get_many([*keys, *also])
     for key in keys:
         if key not in found:
             token = _new_token()
-            found[key] = token if cache.add(key, token, TOKEN_TIMEOUT) else cache.get(key, token)
+            if cache.add(key, token, TOKEN_TIMEOUT):
+                found[key] = token
+            else:  # another process's, added meanwhile; or no cache to keep one
+                found[key] = cache.get(key) or LOCAL + token
     return found
+
+
+def _kept(key: str) -> bool:
+    """Whether what is built under ``key`` may be found again (no :data:`LOCAL` token in it)."""
+    return LOCAL not in key
 
 
 def _bump(keys: list[str]) -> None:
@@ -246,11 +275,19 @@ def build_room_doc(room: Room) -> dict:
     if sessions is None:
         sessions = Session.objects.filter(event_id=room.session.event_id).count()
     return {
+        # Its own pk: the pages key a room's clock by it. Two sessions both have a room 1.
+        "id": room.pk,
         "room": room.number,
         "name": str(room),
-        # With several sessions the hall shows each one's rooms: «Сессия 2 · Тур 3».
+        # With several sessions the clocks name the session: «Сессия 2 · Тур 3».
         "session": room.session.number,
         "sessions": sessions,
+        "session_name": translation.gettext("Session %(number)s") % {"number": room.session.number}
+        if sessions > 1
+        else "",
+        # Which session the hall and a phone show (see on_the_hall, on_the_phone).
+        "started": any(r.state != Round.State.PENDING for r in room_rounds),
+        "over": bool(room_rounds) and all(r.state == Round.State.FINISHED for r in room_rounds),
         "rounds": room.rounds_planned,
         "round": current.number if current else None,
         "state": current.state if current else None,
@@ -305,6 +342,8 @@ def room_rebuild(room_id: int) -> None:
     if room is None:
         return
     tokens = _tokens([_clock_key(room_id), SETUP])
+    if not all(_kept(token) for token in tokens.values()):
+        return  # the cache keeps nothing now: each poll builds its own
     docs = {}
     for lang, _name in settings.LANGUAGES:
         with translation.override(lang):
@@ -315,7 +354,7 @@ def room_rebuild(room_id: int) -> None:
 
 class _Memo:
     """This process's own copy of what the shared cache holds under keys whose content never
-    changes: a document under its tokens, a phone's room and a hall's rooms with the setup
+    changes: a document under its tokens, a phone's rooms and a hall's rooms with the setup
     token they were found under (checked against the current one at every poll). A poll then
     costs one round trip to the shared cache: the one that reads the tokens."""
 
@@ -411,29 +450,70 @@ def room_clock(room: Room) -> dict | None:
     return docs[0] if docs else None
 
 
-def _player_room(key: str, setup: str) -> dict:
-    """Which room and event a player's clock shows, as found under the setup token ``setup``:
-    from the shared cache, else one indexed query (after a change of the setup)."""
-    entry_key = f"clock:entry:{key}"
+def _player_rooms(key: str, setup: str) -> dict:
+    """The rooms a player is seated in, sessions in order, and his event, as found under the
+    setup token ``setup``: from the shared cache, else one indexed query (after a change of
+    the setup; two for a player seated nowhere, whose event is read on its own)."""
+    entry_key = f"clock:player{SHAPE}:{key}"
     mapping = cache.get(entry_key)
     if mapping is None or mapping["setup"] != setup:
-        # His room: the one of his first seat in his latest session (as events.player).
-        seat = Seat.objects.filter(entry=OuterRef("pk")).order_by(
-            "-round__room__session__number", "round__number"
+        # One row a room he has a seat in: one a session he plays (his seats are read by the
+        # index on the entry, never the room's).
+        rows = list(
+            Room.objects.filter(pk__in=Seat.objects.filter(entry__key=key).values("round__room_id"))
+            .order_by("session__number", "number")
+            .values_list("pk", "session__event__name")
         )
-        row = (
-            Entry.objects.filter(key=key)
-            .annotate(room_id=Subquery(seat.values("round__room_id")[:1]))
-            .values("event__name", "room_id")
-            .order_by()
-            .first()
-        )
-        if row is None:
-            raise LinkNotFound("player")
-        mapping = {"setup": setup, "event": row["event__name"], "room": row["room_id"]}
+        if rows:
+            event = rows[0][1]
+        else:
+            event = Entry.objects.filter(key=key).values_list("event__name", flat=True).first()
+            if event is None:
+                raise LinkNotFound("player")
+        mapping = {"setup": setup, "event": event, "rooms": [pk for pk, _name in rows]}
         cache.set(entry_key, mapping, DOC_TIMEOUT)
-    _memo.put(("entry", key), mapping)
+    _memo.put(("player", key), mapping)
     return mapping
+
+
+# --- which session a clock shows ----------------------------------------------------------
+#
+# Preparing the next session while one runs changes nothing on the running one's screens
+# (docs/game.md §7.4): a session shows on the hall from its first round's start until it is
+# over and the next one starts; the first session shows, not started, before anything has;
+# a session seated meanwhile waits. A phone follows its player's rooms the same way.
+
+
+def _running(doc: dict) -> bool:
+    return doc["started"] and not doc["over"]
+
+
+def on_the_hall(docs: list[dict]) -> list[dict]:
+    """The documents the hall shows, of ``docs`` (the event's rooms, sessions in order): the
+    sessions running (a round of one of its rooms has started, not every round is over);
+    with none running, the latest session that has played (its «Конец тура!» stays on the
+    screen); before any round has started, the first session."""
+    sessions: dict[int, list[dict]] = {}
+    for doc in docs:
+        sessions.setdefault(doc["session"], []).append(doc)
+    groups = list(sessions.values())
+    running = [g for g in groups if any(d["started"] for d in g) and not all(d["over"] for d in g)]
+    if running:
+        return [d for g in running for d in g]
+    played = [g for g in groups if any(d["started"] for d in g)]
+    return played[-1] if played else groups[0] if groups else []
+
+
+def on_the_phone(docs: list[dict]) -> dict | None:
+    """The one document a player's phone shows, of his rooms' ``docs`` (sessions in order):
+    the room running; with none, the latest that has played (until the next one starts its
+    first round, its last «Конец тура!» is what he needs to see); before any has started,
+    his first. His seats (``scoring.player_page``) already say where he goes next."""
+    running = [d for d in docs if _running(d)]
+    if running:
+        return running[0]
+    played = [d for d in docs if d["started"]]
+    return played[-1] if played else docs[0] if docs else None
 
 
 def local_by_tokens(key: tuple, build):
@@ -462,10 +542,11 @@ def many_by_tokens(keys: list[str], build_missing, *, timeout: int = 0) -> dict:
         missing = {key for key in wanted if key not in shared}
         if missing:
             built = build_missing(missing)
-            cache.set_many(built, timeout or DOC_TIMEOUT)
+            cache.set_many({k: v for k, v in built.items() if _kept(k)}, timeout or DOC_TIMEOUT)
             shared |= built
         for key, value in shared.items():
-            _memo.put(key, value)
+            if _kept(key):
+                _memo.put(key, value)
         found |= shared
     return found
 
@@ -473,6 +554,8 @@ def many_by_tokens(keys: list[str], build_missing, *, timeout: int = 0) -> dict:
 def by_tokens(key: str, build):
     """What is stored under ``key``, a key made of tokens (so what it holds never changes
     meaning): this process's copy, else the shared cache's, else ``build()``, stored."""
+    if not _kept(key):  # Redis down: built for this one request
+        return build()
     value = _memo.get(key)
     if value is None:
         value = cache.get(key)
@@ -483,37 +566,38 @@ def by_tokens(key: str, build):
     return value
 
 
-def player_room_id(key: str, *, setup: str | None = None) -> int | None:
-    """The room a player's phone shows (his first seat's in his latest session), or None
-    before he is seated: from the cache under the setup token (``setup``: just read by the
-    caller), else one indexed query."""
+def player_rooms(key: str, *, setup: str | None = None) -> list[int]:
+    """The rooms a player is seated in, sessions in order (none before he is seated): from
+    the cache under the setup token (``setup``: just read by the caller), else one indexed
+    query. His page picks the room of his seats from them (``events.player.pick_seating``),
+    his clock the room it shows (:func:`on_the_phone`)."""
     if setup is None:
         setup = _tokens([SETUP])[SETUP]
-    known = _memo.get(("entry", key))
+    known = _memo.get(("player", key))
     if known is None or known["setup"] != setup:
-        known = _player_room(key, setup)
-    return known["room"]
+        known = _player_rooms(key, setup)
+    return known["rooms"]
 
 
 def player_clock(key: str) -> dict:
-    """The clock document of a player's phone: his room only (none before he is seated).
+    """The clock document of a player's phone: one room, the one :func:`on_the_phone` picks
+    of his (none before he is seated).
 
     Raises :class:`events.links.LinkNotFound` for a key that is no player's. No query and
-    one round trip to the cache when nothing changed; after a change of the clock the room's
-    document is ready (rebuilt after commit); after a change of the setup, one indexed query
-    finds his room."""
+    one round trip to the cache when nothing changed (his rooms' tokens, one a session he
+    plays, in that one read; their documents from this process's copies); after a change of
+    a clock, one more for the document rebuilt after commit; after a change of the setup,
+    one indexed query finds his rooms."""
     if not _KEY.fullmatch(key):
         raise LinkNotFound("player")
     now = timezone.now()
-    known = _memo.get(("entry", key))
-    tokens = _poll_tokens(
-        [SETUP, *([_clock_key(known["room"])] if known and known["room"] else [])]
-    )
+    known = _memo.get(("player", key))
+    tokens = _poll_tokens([SETUP, *(_clock_key(pk) for pk in (known["rooms"] if known else []))])
     setup = tokens[SETUP]
     if known is None or known["setup"] != setup:
-        known = _player_room(key, setup)
-    rooms = room_docs([known["room"]] if known["room"] else [], setup, now, tokens)
-    return {"now": now.isoformat(), "event": known["event"], "rooms": rooms}
+        known = _player_rooms(key, setup)
+    shown = on_the_phone(room_docs(known["rooms"], setup, now, tokens))
+    return {"now": now.isoformat(), "event": known["event"], "rooms": [shown] if shown else []}
 
 
 def _hall_rooms(slug: str, setup: str) -> dict | None:
@@ -534,22 +618,27 @@ def _hall_rooms(slug: str, setup: str) -> dict | None:
     return hall
 
 
-def event_clock(slug: str) -> dict | None:
-    """The hall screen's document: every room of the event, sessions in order; None for a
-    slug that is no event's. Like a phone's: one round trip when nothing changed."""
+def event_clock(slug: str, *, room_id: int | None = None) -> dict | None:
+    """The hall screen's document: the rooms :func:`on_the_hall` shows, sessions in order;
+    None for a slug that is no event's. ``room_id``: that one room of the event's whatever
+    the hall shows (its console), None if it is none of the event's. Like a phone's: one
+    round trip when nothing changed."""
     now = timezone.now()
     known = _memo.get(("hall", slug))
-    tokens = _poll_tokens([SETUP, *(_clock_key(pk) for pk in (known["rooms"] if known else []))])
+    wanted = [room_id] if room_id is not None else known["rooms"] if known else []
+    tokens = _poll_tokens([SETUP, *(_clock_key(pk) for pk in wanted)])
     setup = tokens[SETUP]
     if known is None or known["setup"] != setup:
         known = _hall_rooms(slug, setup)
         if known is None:
             return None
-    return {
-        "now": now.isoformat(),
-        "event": known["event"],
-        "rooms": room_docs(known["rooms"], setup, now, tokens),
-    }
+    if room_id is None:
+        rooms = on_the_hall(room_docs(known["rooms"], setup, now, tokens))
+    elif room_id in known["rooms"]:
+        rooms = room_docs([room_id], setup, now, tokens)
+    else:
+        return None
+    return {"now": now.isoformat(), "event": known["event"], "rooms": rooms}
 
 
 def console_version(room: Room) -> str:

@@ -4,11 +4,16 @@ Only the seating and the clock live here (events). The set each table plays is s
 (``TablePlay``), so the phone's page is put together by ``scoring.player_page``, which calls
 :func:`player_seats` and adds the sets; events never imports scoring.
 
-Every read is a fixed number of queries: his room, the first two rounds of the room not yet
+Every read is a fixed number of queries: his rooms, the first two rounds of the room not yet
 finished, and the seats of those two rounds (:func:`room_seating`, the same for every player
 of the room, so the phones share one copy of it). Nothing grows with the rounds planned.
+
+His room is that of the session he plays now (:func:`pick_seating`): the director may seat
+the next session while this one runs, and his «now» and «next» stay this session's until its
+last round is over; then they are the next session's first rounds.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from events.models import Entry, Room, Round, Seat
@@ -34,7 +39,7 @@ class Place:
 
 @dataclass
 class PlayerSeats:
-    room: Room | None = None
+    room: Room | None = None  # the room of the session he plays (see pick_seating)
     current: Round | None = None  # the room's round on the clock
     upcoming: Round | None = None  # the room's first round not yet started
     now: Place | None = None  # his seat in the current round, else in the upcoming one
@@ -53,15 +58,13 @@ def _place(seat: Seat) -> Place:
     )
 
 
-def player_room(entry: Entry) -> Room | None:
-    """The room of the player's latest session (where his first seat of it is). One query."""
-    seat = (
-        Seat.objects.filter(entry=entry)
-        .select_related("round__room__session")
-        .order_by("-round__room__session__number", "round__number")
-        .first()
+def player_rooms(entry: Entry) -> list[Room]:
+    """The rooms he has a seat in, sessions in order (one a session he plays). One query."""
+    return list(
+        Room.objects.filter(pk__in=Seat.objects.filter(entry=entry).values("round__room_id"))
+        .select_related("session")
+        .order_by("session__number", "number")
     )
-    return seat.round.room if seat else None
 
 
 @dataclass
@@ -74,6 +77,16 @@ class RoomSeating:
     current: Round | None = None
     upcoming: Round | None = None
     places: dict[int, list[Place | None]] = field(default_factory=dict)  # entry → [now, next]
+
+    @property
+    def over(self) -> bool:
+        """Every round of the room is over (no round on the clock, none to start)."""
+        return self.current is None and self.upcoming is None
+
+    @property
+    def started(self) -> bool:
+        """A round of the room has started (rounds start in order: round 1 first)."""
+        return self.current is not None or self.upcoming is None or self.upcoming.number > 1
 
     def of(self, entry_id: int) -> PlayerSeats:
         now, nxt = self.places.get(entry_id, (None, None))
@@ -114,9 +127,30 @@ def room_seating(room: Room) -> RoomSeating:
     return found
 
 
+def pick_seating(
+    room_ids: list[int], seating_of: Callable[[int], RoomSeating | None], entry_id: int
+) -> RoomSeating | None:
+    """The seating his seats are read from, of his rooms ``room_ids`` (sessions in order):
+    the first room of a session being played in which he sits now or next; else the first
+    room not over in which he does (a session not started); else (every room over, or he
+    sits in none any more: replaced) his last room. So his «now» and «next» stay those of the
+    session he plays, even with the next one seated meanwhile, and are the next session's
+    once his is over. ``seating_of``: a room's seating, read only as far as needed (the one
+    room while his session runs; every one of his before any has started)."""
+    waiting = last = None
+    for room_id in room_ids:
+        last = seating_of(room_id)
+        if last is None or last.over or entry_id not in last.places:
+            continue
+        if last.started:
+            return last
+        if waiting is None:
+            waiting = last
+    return waiting if waiting is not None else last
+
+
 def player_seats(entry: Entry) -> PlayerSeats:
     """His room, its current and upcoming rounds, and his seats now and next."""
-    room = player_room(entry)
-    if room is None:
-        return PlayerSeats()
-    return room_seating(room).of(entry.pk)
+    rooms = {room.pk: room for room in player_rooms(entry)}
+    seating = pick_seating(list(rooms), lambda pk: room_seating(rooms[pk]), entry.pk)
+    return seating.of(entry.pk) if seating is not None else PlayerSeats()

@@ -8,8 +8,10 @@ from events import clockdoc
 from events.models import Event
 
 
-def _doc(slug) -> dict:
-    doc = clockdoc.event_clock(slug)
+def _doc(slug, room: str | None = None) -> dict:
+    if room is not None and not room.isdecimal():
+        raise Http404
+    doc = clockdoc.event_clock(slug, room_id=int(room) if room is not None else None)
     if doc is None:
         raise Http404
     return doc
@@ -22,5 +24,7 @@ def clock(request, slug):
 
 @never_cache
 def clock_json(request, slug):
-    """The hall screen's poll: served from the room clock documents (events/clockdoc.py)."""
-    return JsonResponse(_doc(slug))
+    """The hall screen's poll: served from the room clock documents (events/clockdoc.py).
+    ``?room=<pk>``: that room's clock alone, whatever the hall shows (the director's room
+    page)."""
+    return JsonResponse(_doc(slug, request.GET.get("room")))

@@ -32,7 +32,7 @@ from django.utils import translation
 
 from events import clock, clockdoc
 from events.models import Entry, Room, Session
-from events.player import Place, PlayerSeats, RoomSeating, room_seating
+from events.player import Place, PlayerSeats, RoomSeating, pick_seating, room_seating
 from events.services import last_substitution
 from scoring import standings
 from scoring.display import figure_unit
@@ -111,17 +111,24 @@ def _player_seats(entry: Entry, known: dict[str, str]) -> PlayerSeats:
     """His seats now and next with their sets, picked from his room's seating, which the
     room's phones share: built once per change of the room's clock or of the seating (and
     per language: a room without a name is «Комната N»), kept in the cache under those
-    tokens (``events.clockdoc.by_tokens``)."""
-    room_id = clockdoc.player_room_id(entry.key, setup=known.get(clockdoc.SETUP))
-    if room_id is None:
+    tokens (``events.clockdoc.by_tokens``). His room: that of the session he plays
+    (``events.player.pick_seating``): while it runs, the one seating read as before; once it
+    is over, the next session's as well."""
+    room_ids = clockdoc.player_rooms(entry.key, setup=known.get(clockdoc.SETUP))
+    if not room_ids:
         return PlayerSeats()
     tokens = known
-    if clockdoc.SETUP not in known or clockdoc.clock_key(room_id) not in known:
-        tokens = clockdoc.tokens([clockdoc.SETUP, clockdoc.clock_key(room_id)])
-    clock_token, setup = tokens[clockdoc.clock_key(room_id)], tokens[clockdoc.SETUP]
-    lang = translation.get_language() or ""
-    key = f"phone:seating:{room_id}:{clock_token}:{setup}:{lang}"
-    seating = clockdoc.by_tokens(key, lambda: _seating_with_sets(room_id))
+    wanted = [clockdoc.SETUP, *(clockdoc.clock_key(pk) for pk in room_ids)]
+    if any(key not in known for key in wanted):
+        tokens = clockdoc.tokens(wanted)
+    setup, lang = tokens[clockdoc.SETUP], translation.get_language() or ""
+
+    def seating_of(room_id: int) -> RoomSeating | None:
+        clock_token = tokens[clockdoc.clock_key(room_id)]
+        key = f"phone:seating:{room_id}:{clock_token}:{setup}:{lang}"
+        return clockdoc.by_tokens(key, lambda: _seating_with_sets(room_id))
+
+    seating = pick_seating(room_ids, seating_of, entry.pk)
     return seating.of(entry.pk) if seating is not None else PlayerSeats()
 
 

@@ -1,6 +1,12 @@
 /* The round clock: polls the server's clock document, counts down locally, corrected for
    the offset between this device's clock and the server's, and announces news aloud.
-   Used by the hall screen, the director's room page and the players' phones. */
+   Used by the hall screen, the director's room page and the players' phones.
+
+   A room's panel is keyed by the room's own id (data-room), never by its number: every
+   session has a room 1. The hall screen shows the rooms the document lists, which change
+   when the next session starts: it makes their panels from its <template data-room-template>
+   (the sound stays on: no reload). A phone has one panel (data-room-follow) that shows
+   whichever room its document gives: his session's, then the next one's. */
 (function () {
   "use strict";
 
@@ -48,7 +54,7 @@
     this.offset = 0;          // server time − local time, ms
     this.doc = null;
     this.fetchedAt = 0;       // local time of the last answer
-    this.seen = {};           // room → last announcement id
+    this.seen = {};           // room id → last announcement id
     this.first = true;
     this.sound = root.hasAttribute("data-sound") && localStorage.getItem("clock-sound") === "on";
     var toggle = root.querySelector("[data-sound-toggle]");
@@ -98,8 +104,8 @@
     doc.rooms.forEach(function (room) {
       var a = room.announcement;
       if (!a) return;
-      var before = self.seen[room.room];
-      self.seen[room.room] = a.id;
+      var before = self.seen[room.id];
+      self.seen[room.id] = a.id;
       if (self.first || before === a.id) return;
       self.root.dispatchEvent(new CustomEvent("clock:announcement", { detail: { room: room, announcement: a } }));
       if (navigator.vibrate) { try { navigator.vibrate([300, 150, 300]); } catch (e) {} }
@@ -108,12 +114,46 @@
     this.first = false;
   };
 
+  // The hall's panels, one per room of the document in its order: those of rooms no longer
+  // shown go, a room shown for the first time gets a panel from the template.
+  Clock.prototype.panels = function (rooms) {
+    var holder = this.root.querySelector("[data-rooms]");
+    var template = this.root.querySelector("template[data-room-template]");
+    if (!holder || !template) return;
+    var ids = rooms.map(function (room) { return String(room.id); });
+    var have = Array.prototype.slice.call(holder.querySelectorAll("[data-room]"));
+    if (have.map(function (el) { return el.getAttribute("data-room"); }).join() === ids.join()) return;
+    var byId = {};
+    have.forEach(function (el) { byId[el.getAttribute("data-room")] = el; el.remove(); });
+    var empty = holder.querySelector("[data-no-rooms]");
+    ids.forEach(function (id) {
+      var el = byId[id];
+      if (!el) {
+        el = template.content.querySelector("[data-room]").cloneNode(true);
+        el.setAttribute("data-room", id);
+      }
+      holder.insertBefore(el, empty);
+    });
+    if (empty) empty.hidden = ids.length > 0;
+  };
+
   Clock.prototype.render = function () {
     if (!this.doc) return;
     var self = this;
+    this.panels(this.doc.rooms);
+    var follow = this.root.querySelector("[data-room-follow]");
+    if (follow && this.doc.rooms.length) follow.setAttribute("data-room", this.doc.rooms[0].id);
     this.doc.rooms.forEach(function (room) {
-      var el = self.root.querySelector('[data-room="' + room.room + '"]');
+      var el = self.root.querySelector('[data-room="' + room.id + '"]');
       if (!el) return;
+      var name = el.querySelector("[data-name]");
+      if (name) name.textContent = room.name;
+      if (el.hasAttribute("aria-label")) el.setAttribute("aria-label", room.name);
+      var session = el.querySelector("[data-session]"), part = el.querySelector("[data-session-part]");
+      if (session) session.textContent = room.session_name || "";
+      if (part) part.hidden = !room.session_name;
+      var planned = el.querySelector("[data-rounds]");
+      if (planned) planned.textContent = room.rounds;
       var digits = el.querySelector("[data-digits]");
       var ms = self.remaining(room);
       if (digits) digits.textContent = format(ms);
