@@ -369,7 +369,7 @@ class Phone:
 
 
 class Console:
-    """The director's room page: its clock (the event's clock.json, 1 s) and console.js."""
+    """The director's room page: its clock (its own room's clock.json, 1 s) and console.js."""
 
     def __init__(self, run: Run, session, event_pk: int, room_pk: int, slug: str, name: str):
         self.run, self.session, self.name = run, session, name
@@ -381,7 +381,7 @@ class Console:
         self.clock = ClockJs(
             run,
             session,
-            f"/e/{slug}/clock.json",
+            f"/e/{slug}/clock.json?room={room_pk}",
             H_CLOCK,
             HALL_CLOCK_S,
             f"console:{name}",
