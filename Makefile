@@ -4,6 +4,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
+# 127.0.0.1: this computer only; HOST=0.0.0.0 make run listens on every interface, so phones
+# on the hall's Wi-Fi reach it (it prints their addresses).
+HOST ?= 127.0.0.1
+export HOST
 
 # The suite runs twice: on PostgreSQL + Redis (these local servers unless set) and on the
 # embedded default of `make run` (SQLite + the filesystem broker, under var/test-embedded).
@@ -37,7 +41,7 @@ migrate: install
 
 run: migrate
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) manage.py serve --port $(PORT)
+	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 system-deps:
 	@sh scripts/system-deps.sh

@@ -8,6 +8,7 @@ production set both and run on PostgreSQL and Redis.
 import re
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -43,8 +44,38 @@ def _secret_key() -> str:
 
 SECRET_KEY = _secret_key()
 DEBUG = env_bool("DEBUG", False)
-# Django's test runner (pytest-django included) adds «testserver» itself, under tests only.
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+
+
+def _site_url() -> str | None:
+    url = env_url("SITE_URL", {"http", "https"})
+    if url is None:
+        return None
+    parts = urlsplit(url.strip())
+    try:
+        parts.port  # noqa: B018 - a port out of range or not a number raises here
+    except ValueError:
+        parts = None
+    if not parts or not parts.hostname or parts.username or parts.path.strip("/") or parts.query:
+        raise ImproperlyConfiguredEnv(
+            f"SITE_URL={url!r} must be scheme://host[:port] only, e.g. http://192.168.1.5:8000"
+        )
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+# What the printed cards' QR codes and links carry (events/links.py): SITE_URL when set (e.g.
+# http://192.168.1.5:8000, the laptop's Wi-Fi address), else the address the director's
+# browser used. `manage.py serve` on every interface (HOST=0.0.0.0) with no ALLOWED_HOSTS
+# set passes the addresses it found and printed as SERVE_HOSTS. Django's test runner
+# (pytest-django included) adds «testserver» itself, under tests only.
+SITE_URL = _site_url()
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", *env_list("SERVE_HOSTS", [])]
+)
+if SITE_URL:
+    _site_host = urlsplit(SITE_URL).hostname
+    _site_host = f"[{_site_host}]" if ":" in _site_host else _site_host
+    if _site_host not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
+        ALLOWED_HOSTS.append(_site_host)
 CSRF_TRUSTED_ORIGINS = (
     env_list("CSRF_TRUSTED_ORIGINS", []) if env_str("CSRF_TRUSTED_ORIGINS") else []
 )

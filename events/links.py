@@ -10,6 +10,7 @@ director's pages. A wrong or old key is a :class:`LinkNotFound` (a 404), shown b
 director, with nothing of the director's pages on it.
 """
 
+from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, reverse
@@ -42,15 +43,26 @@ def link_error_text(kind: str) -> str:
     )
 
 
+def site_base(request) -> str:
+    """«http://192.168.1.5:8000» — what every printed link and QR code begins with: the
+    ``SITE_URL`` setting when set, else the address the director's browser used."""
+    return settings.SITE_URL or request.build_absolute_uri("/").rstrip("/")
+
+
+def absolute_url(request, path: str) -> str:
+    """The address a phone opens for a path of this site (every QR code and card link)."""
+    return site_base(request) + path
+
+
 def player_url(request, key: str) -> str:
     """The absolute address of a player's private page (his QR code, his name card)."""
-    return request.build_absolute_uri(reverse("player:home", args=[key]))
+    return absolute_url(request, reverse("player:home", args=[key]))
 
 
 def table_url(request, key: str) -> str:
     """The absolute address of a table's gate (the QR code on the table card): it leads a
     player of the round at the table now to that round's link."""
-    return request.build_absolute_uri(reverse("table:home", args=[key]))
+    return absolute_url(request, reverse("table:home", args=[key]))
 
 
 def entry_by_key(key: str) -> Entry:

@@ -1,5 +1,6 @@
 """Run the web server and a Celery worker together, each restarted if it exits; one Ctrl-C
-stops both."""
+stops both. It says at which addresses phones in the hall reach it (``HOST=0.0.0.0``: this
+computer's network addresses; the default 127.0.0.1: none, and how to open it to the hall)."""
 
 import contextlib
 import os
@@ -11,6 +12,8 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from events import addresses
+
 #: Workers, threads and the quiet access log are sized and set in config/gunicorn.py.
 WEB_OPTIONS = "-c python:config.gunicorn"
 WORKER_OPTIONS = "--loglevel INFO --pool threads --concurrency 4"
@@ -18,23 +21,41 @@ WORKER_OPTIONS = "--loglevel INFO --pool threads --concurrency 4"
 
 class Command(BaseCommand):
     help = (
-        "Start gunicorn on 127.0.0.1:PORT and a Celery worker (with its beat), restarting either "
-        "if it exits; Ctrl-C stops both."
+        "Start gunicorn on HOST:PORT (127.0.0.1:8000; HOST=0.0.0.0 for phones in the hall) and "
+        "a Celery worker (with its beat), restarting either if it exits; Ctrl-C stops both."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+        parser.add_argument("--host", default=os.environ.get("HOST") or "127.0.0.1")
+        parser.add_argument(
+            "--addresses",
+            action="store_true",
+            dest="only_addresses",
+            help="Only say at which addresses phones would reach it, and start nothing.",
+        )
 
-    def handle(self, *args, port, host, **options):
+    def handle(self, *args, port, host, only_addresses=False, **options):
         if not 0 < port < 65536:
             raise CommandError(f"PORT must be between 1 and 65535, not {port}.")
+        host = host.strip().strip("[]")
+        if not addresses.is_ip_or_localhost(host):
+            # A name would be looked up (DNS), and some shells export HOST as the computer's.
+            raise CommandError(
+                f"HOST must be an IP address (127.0.0.1, or 0.0.0.0 for phones in the hall), "
+                f"not {host!r}."
+            )
+        phones = phone_addresses(host)
+        if only_addresses:
+            self.stdout.write("\n".join(hall_lines(host, port, phones)))
+            return
+        allow_phones(phones, os.environ)  # the children inherit it
         bindir = os.path.dirname(sys.executable)
         web = [
             os.path.join(bindir, "gunicorn"),
             "config.wsgi:application",
             "--bind",
-            f"{host}:{port}",
+            f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
         ]
         web += WEB_OPTIONS.split()
         # The worker runs the beat too: its clock sweep fires anything overdue.
@@ -44,9 +65,10 @@ class Command(BaseCommand):
         db = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
         broker = settings.CELERY_BROKER_URL.split("://")[0]
         self.stdout.write(
-            f"Serving on http://{host}:{port}/ (database: {db}, broker: {broker}). "
+            f"Serving on {_where(host, port)} (database: {db}, broker: {broker}). "
             "Press Ctrl-C to stop."
         )
+        self.stdout.write("\n".join(hall_lines(host, port, phones)))
         # Each child leads its own process group: one Ctrl-C reaches this command only,
         # which then stops both groups in order, and nothing is left behind.
         children = [Child("web server", web, self), Child("worker", worker, self)]
@@ -81,6 +103,72 @@ class Command(BaseCommand):
                 "message above (a port in use, a setting).",
                 returncode=failed.proc.returncode or 1,
             )
+
+
+def phone_addresses(host: str) -> list[str]:
+    """The addresses phones could use for a server listening on ``host``: every network
+    address of this computer for 0.0.0.0, the address itself when it is one, none for
+    loopback."""
+    if addresses.listens_everywhere(host):
+        return addresses.lan_addresses()
+    if addresses.is_loopback(host):
+        return []
+    return [host]
+
+
+def allow_phones(phones: list[str], environ) -> None:
+    """Let the web server's settings allow the addresses phones use (a phone's request names
+    the one it opened): SERVE_HOSTS, read by config/settings.py unless ALLOWED_HOSTS is set,
+    which then says alone what is allowed."""
+    if phones and "ALLOWED_HOSTS" not in environ:
+        environ["SERVE_HOSTS"] = ",".join(addresses.host_name(a) for a in phones)
+    else:
+        environ.pop("SERVE_HOSTS", None)
+
+
+def _where(host: str, port: int) -> str:
+    if addresses.listens_everywhere(host):
+        return f"every interface, port {port} (on this computer http://127.0.0.1:{port}/)"
+    return addresses.hall_url(host, port)
+
+
+def hall_lines(host: str, port: int, phones: list[str]) -> list[str]:
+    """What the director reads about the phones in the hall when it starts."""
+    if addresses.is_loopback(host) and not addresses.listens_everywhere(host):
+        return [
+            f"Phones cannot reach {addresses.hall_url(host, port)}: it opens on this computer "
+            "only, and QR codes printed from it lead nowhere on a phone. To open it to the "
+            "hall: HOST=0.0.0.0 make run (README: «В зале: телефоны игроков»)."
+        ]
+    if not phones:
+        return [
+            "Phones cannot reach it yet: this computer has no network address. Connect it "
+            "to the hall's Wi-Fi and start it again."
+        ]
+    lines = ["Phones on the same Wi-Fi open it at:"]
+    lines += [f"  {addresses.hall_url(a, port)}" for a in phones]
+    allowed = settings.ALLOWED_HOSTS
+    refused = [a for a in phones if addresses.host_name(a) not in allowed and "*" not in allowed]
+    if refused and "ALLOWED_HOSTS" in os.environ:
+        lines.append(
+            f"ALLOWED_HOSTS does not name {', '.join(refused)}: add it, or leave ALLOWED_HOSTS "
+            "unset, or phones are answered «Bad Request (400)»."
+        )
+    suggested = addresses.hall_url(phones[0], port, "")
+    if settings.SITE_URL:
+        lines.append(f"The cards' QR codes lead to SITE_URL={settings.SITE_URL}.")
+        if addresses.is_loopback(addresses.url_host(settings.SITE_URL)):
+            lines.append(f"SITE_URL names this computer alone: set SITE_URL={suggested}.")
+    else:
+        lines.append(
+            "Open the director's pages at that address too before printing: the cards' QR "
+            f"codes carry the address the browser used (or set SITE_URL={suggested})."
+        )
+    lines.append(
+        f"A phone that cannot open it: let port {port} through the firewall (Linux: sudo ufw "
+        f"allow {port}/tcp; Windows: allow Python when Windows Defender asks)."
+    )
+    return lines
 
 
 #: A child that exits by itself with an error this soon after its first start never came up
