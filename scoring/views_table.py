@@ -33,7 +33,7 @@ from events import clockdoc
 from events.links import LinkNotFound, table_by_key
 from events.models import PIN_DIGITS, Round, Seat, Table
 from events.rounds import room_current_round
-from scoring import boxes, display, proof, services
+from scoring import boxes, display, error_summary, proof, services
 from scoring.models import Deal, Proof, ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.views import OUTCOMES, STALE_CHECK, _seats
@@ -375,7 +375,11 @@ def deal_form(request, key, number, *, report=None):
         return redirect(ctx["round_url"])  # which says the round has not started
     deal = _deal(ctx, number)
     players = {s.position: s.entry.full_name for s in ctx["seats"]}
-    step, status = None, 200
+    step, status, who_error = None, 200, ""
+    me, linked = ctx["me"], ctx["linked"]
+    by_link = me is not None and linked is not None and me.pk == linked.pk  # no PIN asked
+    # The seat the page marks «(you)»: only a player proven, by his own link or his PIN.
+    proven = me if by_link else None
     if not ctx["open_to_players"]:
         # No form to fill in: it could not be saved. The reason is on the page.
         status = 200 if request.method == "GET" else 400
@@ -385,7 +389,7 @@ def deal_form(request, key, number, *, report=None):
             step = ScorerStep(scorer_form(play, deal, players, request.POST), pin_error=pin_error)
             step.form.is_valid()
             if not pin_error:
-                step.form.add_error(None, _("Choose who is entering the sheet."))
+                who_error = _("Choose who is entering the sheet.")
         else:
             step = scorer_step(
                 request.POST,
@@ -395,6 +399,7 @@ def deal_form(request, key, number, *, report=None):
                 by_entry=identity.entry,
                 proof=identity.proof,
             )
+            proven = identity.seat if identity.proven and not step.pin_error else None
         if step.recorded:
             done = step.recorded
             messages.success(
@@ -404,7 +409,7 @@ def deal_form(request, key, number, *, report=None):
             return redirect(f"{ctx['round_url']}?{ctx['who']}&saved={deal.number}")
         if step.stale:
             messages.warning(request, STALE_CHECK)
-        status = 200 if not step.form.errors and not step.pin_error else 400
+        status = 200 if not step.form.errors and not step.pin_error and not who_error else 400
     else:
         step = ScorerStep(scorer_form(play, deal, players))
         status = 400 if report else status
@@ -415,22 +420,49 @@ def deal_form(request, key, number, *, report=None):
         .order_by()
         .first()
     )
+    box = boxes.deal_page(play, deal, played=sheet is not None, **(report or {}))
+    form = step.form if step else None
+    pin_error = step.pin_error if step else ""
+    # A refused form's problems at the top, each linked to its field; the first is focused.
+    summary = error_summary.Summary(
+        [
+            *error_summary.identity_problems(
+                who=who_error,
+                pin=pin_error,
+                seats=ctx["seats"],
+                me=me,
+                pin_field=not by_link,
+            ),
+            *(error_summary.scorer_problems(form) if form is not None else []),
+            *error_summary.report_problems(
+                box["report_errors"], box["report_typed"], box["report_grid"], box["report_kinds"]
+            ),
+        ]
+    )
+    error_summary.mark_autofocus(form, summary.first)
+    # The table's page names the seat of its links «(you)»: not one whose PIN was refused.
+    who = "" if pin_error and ctx["who"].startswith("as=") else ctx["who"]
     return render(
         request,
         "table/deal.html",
         {
             **ctx,
+            "who": who,
+            "error_summary": summary,
+            "autofocus": summary.first,
+            "proven": proven,
+            "who_error": who_error,
             "deal": deal,
             "sheet": sheet,
             "result": _result(sheet, deal, ctx["seats"]),
-            "form": step.form if step else None,
+            "form": form,
             # A form shown fresh (not sent back with what was typed) takes the phone's draft.
             "fresh": request.method == "GET" or report is not None,
             "checked": step.checked if step else None,
             "preview": step.preview(deal, players) if step else None,
             "players": players,
             "identity": True,
-            "pin_error": step.pin_error if step else "",
+            "pin_error": pin_error,
             # A right PIN stays in the form between «Check» and «Save» (never in the draft
             # the phone keeps).
             "pin_value": request.POST.get("pin", "")
@@ -441,7 +473,7 @@ def deal_form(request, key, number, *, report=None):
             "cancel_url": ctx["round_url"],
             "storage_key": f"sheet:{play.key}:{deal.number}",
             # The box (docs/game.md §2.7): the known talon, «the box does not match».
-            **boxes.deal_page(play, deal, played=sheet is not None, **(report or {})),
+            **box,
             "report_url": reverse("table:box_report", args=[play.key, deal.number]),
         },
         status=status,

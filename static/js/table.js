@@ -42,7 +42,52 @@
       else el.value = data[el.name];
     });
   }
+  /* A refused form comes back with its problems summed up at the top (#error-summary,
+     scoring/_error_summary.html), which stays in sight (sticky): go to the first problem's
+     field, smoothly, below the summary and with its label, and focus it; each link of the
+     summary does the same. Without JavaScript the field's autofocus and the links'
+     fragments do it at once. */
+  function shown(el) { return el.getClientRects().length > 0; }
+  function target(link) {
+    var id = decodeURIComponent((link.hash || "").slice(1));
+    return id ? document.getElementById(id) : null;
+  }
+  function goTo(summary, field, smooth) {
+    var closed = field.closest("details:not([open])");
+    if (closed) closed.open = true;
+    if (!field.hasAttribute("tabindex") && field.tabIndex < 0) field.tabIndex = -1;
+    var pad = summary.getBoundingClientRect().height + 12;
+    document.documentElement.style.scrollPaddingTop = pad + "px";
+    // A talon card's box is hidden under its label: the label is what shows.
+    var seen = field.getBoundingClientRect().width <= 1 && field.labels && field.labels[0] || field;
+    var y = window.pageYOffset;
+    var bottom = seen.getBoundingClientRect().bottom + y;
+    var room = window.innerHeight - pad - 8;
+    // The field's group with its legend, else the field with its label, else the field alone.
+    var around = [field.closest("fieldset"), field.closest(".field"), seen].filter(function (el) {
+      return el && bottom - (el.getBoundingClientRect().top + y) <= room;
+    })[0] || seen;
+    var top = Math.max(0, around.getBoundingClientRect().top + y - pad);
+    var reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    field.focus({ preventScroll: true });
+    window.scrollTo({ top: top, behavior: smooth && !reduce ? "smooth" : "auto" });
+  }
+  function summed(summary) {
+    var links = Array.prototype.slice.call(summary.querySelectorAll('a[href^="#"]'));
+    var first = links.map(target).filter(function (el) { return el && shown(el); })[0];
+    if (first) goTo(summary, first, true);
+    summary.addEventListener("click", function (e) {
+      var link = e.target.closest('a[href^="#"]');
+      var field = link && target(link);
+      if (!field) return;
+      e.preventDefault();
+      goTo(summary, field, true);
+    });
+  }
   document.addEventListener("DOMContentLoaded", function () {
+    var summary = document.getElementById("error-summary");
+    // After the other scripts of the page (talon.js shows the talon's cards or not).
+    if (summary) window.setTimeout(function () { summed(summary); }, 0);
     var page = document.getElementById("table-page");
     var saved = page && page.getAttribute("data-saved-key");
     if (saved) { try { localStorage.removeItem(saved); } catch (e) {} }
