@@ -183,13 +183,23 @@ else:
 CACHE_KEY_PREFIX = env_str("CACHE_KEY_PREFIX", "preference")
 if not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", CACHE_KEY_PREFIX):
     raise ImproperlyConfiguredEnv("CACHE_KEY_PREFIX: 1–40 letters, digits, «_», «.» or «-»")
+#: How long a cache call waits to connect to Redis: a Redis that is down, or a host that does
+#: not answer, costs one request this long at most once a second per process; the others get
+#: a miss at once (config/cache.py: with Redis down the pages are built from the database).
+CACHE_CONNECT_TIMEOUT = float(env_int("CACHE_CONNECT_TIMEOUT_MS", 500)) / 1000
+if CACHE_CONNECT_TIMEOUT <= 0:
+    raise ImproperlyConfiguredEnv("CACHE_CONNECT_TIMEOUT_MS must be a positive number of ms")
 if REDIS_URL:
     CACHES = {
         "default": {
-            # Django's RedisCache, keeping its Redis client (config/cache.py).
+            # Django's RedisCache, keeping its Redis client and answering misses with Redis
+            # down (config/cache.py).
             "BACKEND": "config.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": CACHE_KEY_PREFIX,
+            # A Redis that connects but hangs: a read waits this long (its answers take
+            # well under a millisecond).
+            "OPTIONS": {"socket_connect_timeout": CACHE_CONNECT_TIMEOUT, "socket_timeout": 2},
         }
     }
 else:

@@ -49,8 +49,8 @@ def dead_redis(settings):
 def test_the_login_page_answers_with_redis_down(director, dead_redis):
     from django.core.cache import cache
 
-    with pytest.raises(Exception):  # noqa: B017 - the cache really is down
-        cache.get("anything")
+    cache.set("anything", 1)
+    assert cache.get("anything") is None  # the cache really is down: it keeps nothing
     client = Client(raise_request_exception=False)
     assert client.get(LOGIN).status_code == 200
     for _ in range(4):
