@@ -1,4 +1,4 @@
-"""Failed logins lock a name from one address for a while; and the PINs' failure counter.
+"""Failed logins lock a name from one address for a while.
 
 Logins: django-axes, its attempts in the database (the default handler), so the rule holds —
 and the login page answers — with Redis down. Every way in goes through Django's
@@ -18,43 +18,22 @@ of its own: it takes the session those pages open, or a token), whose first back
 - The page says so in the user's language, with the minutes left, and answers 429
   (``events.views.login_locked``).
 
-The PINs of the table's phone keep their own counter in the shared cache (``count_failure``,
-``seconds_left``; ``scoring.proof``).
+The PINs of the table's phone keep their own counter, in the database too
+(``scoring.proof``, ``scoring.models.PinFailures``).
 """
 
 from __future__ import annotations
 
 import ipaddress
 import math
-import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import ngettext
 
 #: The longest name axes' tables keep (``AccessAttempt.username``).
 _NAME_LENGTH = 255
-
-
-def count_failure(key: str, window: int) -> None:
-    """One more failure under ``key``, counted in a window of ``window`` seconds from the
-    first one (the shared cache; the PINs' counter, scoring.proof)."""
-    now = time.time()
-    found = cache.get(key)
-    if not found or found["until"] <= now:
-        found = {"count": 0, "until": now + window}
-    found["count"] += 1
-    cache.set(key, found, max(1, math.ceil(found["until"] - now)))
-
-
-def seconds_left(key: str, allowed: int) -> int:
-    """How long ``key`` is still refused after ``allowed`` failures in its window; 0 if not."""
-    found = cache.get(key)
-    if not found or found["count"] < allowed:
-        return 0
-    return max(0, math.ceil(found["until"] - time.time()))
 
 
 # --- the login rule, as axes' callables (config/settings.py names them) -------------------

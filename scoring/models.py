@@ -19,6 +19,7 @@ __all__ = [
     "Deal",
     "DealScore",
     "DealsShown",
+    "PinFailures",
     "Proof",
     "ScoreSheet",
     "ScoreSheetVersion",
@@ -290,3 +291,18 @@ class TalonRefusal(models.Model):
 
     def __str__(self):
         return f"{self.play}, {self.deal}: {self.talon}"
+
+
+class PinFailures(models.Model):
+    """Wrong PINs typed for one player on the tables' phones (``scoring.proof``): how many
+    within the window that began with the first of them, and when that window ends. In the
+    database, so that the rule holds — and a guesser is stopped — with Redis down."""
+
+    entry = models.OneToOneField(
+        "events.Entry", on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    count = models.PositiveIntegerField(default=0)
+    until = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.entry_id}: {self.count} until {self.until:%H:%M:%S}"

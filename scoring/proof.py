@@ -18,8 +18,9 @@ What each proof allows (``scoring.services`` decides; this module only finds who
 - *Confirming*: only with a proof, and only by a player of another seat than the one who
   entered. So a confirmed sheet always carries a second person's own proof.
 
-Wrong PINs are counted per player in the shared cache: after ``PIN_FAILURES_ALLOWED`` within
-``PIN_LOCK_SECONDS`` that player's PIN is refused (even when right) until the window is
+Wrong PINs are counted per player in the database (:class:`scoring.models.PinFailures`, so
+the rule holds with Redis down): after ``PIN_FAILURES_ALLOWED`` within ``PIN_LOCK_SECONDS``
+of the first of them that player's PIN is refused (even when right) until the window is
 over; his own link still works. Four digits, five tries in fifteen minutes: a guesser has
 about one chance in two thousand per window.
 
@@ -36,15 +37,17 @@ from __future__ import annotations
 import hmac
 import math
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.db.models import Case, F, Q, Value, When
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from events import throttle
 from events.models import PIN_DIGITS, Seat
-from scoring.models import Proof
+from scoring.models import PinFailures, Proof
 
 
 @dataclass(frozen=True)
@@ -68,17 +71,35 @@ def _setting(name: str, default: int) -> int:
     return int(getattr(settings, name, default))
 
 
-def _failures_key(entry_pk: int) -> str:
-    return f"pin:fail:{entry_pk}"
-
-
 def seconds_locked(entry_pk: int) -> int:
-    """How long this player's PIN is still refused; 0 when it may be tried."""
-    return throttle.seconds_left(_failures_key(entry_pk), _setting("PIN_FAILURES_ALLOWED", 5))
+    """How long this player's PIN is still refused; 0 when it may be tried (one query)."""
+    now = timezone.now()
+    until = (
+        PinFailures.objects.filter(
+            entry_id=entry_pk, count__gte=_setting("PIN_FAILURES_ALLOWED", 5), until__gt=now
+        )
+        .values_list("until", flat=True)
+        .first()
+    )
+    return max(0, math.ceil((until - now).total_seconds())) if until else 0
 
 
 def _count_failure(entry_pk: int) -> None:
-    throttle.count_failure(_failures_key(entry_pk), _setting("PIN_LOCK_SECONDS", 900))
+    """One more wrong PIN for this player, in the window that began with the first of them;
+    one past its end begins a new window. The row, made once, is changed by one conditional
+    UPDATE, so that phones failing at once each count (the row lock orders them). Counted in
+    autocommit (:func:`identify` runs in the views, before any write's transaction), so the
+    refusal that follows cannot roll it back."""
+    now = timezone.now()
+    window = timedelta(seconds=_setting("PIN_LOCK_SECONDS", 900))
+    PinFailures.objects.bulk_create(
+        [PinFailures(entry_id=entry_pk, count=0, until=now)], ignore_conflicts=True
+    )
+    open_window = Q(until__gt=now)
+    PinFailures.objects.filter(entry_id=entry_pk).update(
+        count=Case(When(open_window, then=F("count") + 1), default=Value(1)),
+        until=Case(When(open_window, then=F("until")), default=Value(now + window)),
+    )
 
 
 def _locked_text(seconds: int) -> str:
