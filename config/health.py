@@ -1,4 +1,10 @@
-"""GET /healthz: the state of the database, the broker and a Celery worker.
+"""GET /healthz: the state of the database, the cache, the broker and a Celery worker.
+
+The app works from the database alone: with Redis down (cache and broker) its pages are
+built from the database (``config.cache``), the round ends on the first clock read after its
+time (``events.clockdoc``), and the PINs' and logins' counters are rows. So the answer is 503
+only when the database fails; a failing cache, broker or worker is named in ``failing`` with
+200 and ``"status": "degraded"`` (slower; no timer tasks, no work in the background).
 
 Anyone may ask (a load balancer, a monitor), so the answer is cheap and says little:
 
@@ -17,6 +23,7 @@ import time
 
 from celery.exceptions import TimeoutError as CeleryTimeout
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
@@ -44,6 +51,22 @@ def _database() -> dict:
     except Exception:  # any failure of the database is what we report
         logger.warning("healthz: the database check failed", exc_info=True)
         return {"ok": False, "error": "the database does not answer"}
+
+
+def _cache() -> dict:
+    """A key stored and read back: the cache answers misses when its Redis is down
+    (``config.cache``), so a value that does not come back is a cache that is down."""
+    key = f"healthz:{secrets.token_hex(8)}"
+    try:
+        cache.set(key, "ok", 10)
+        found = cache.get(key)
+        cache.delete(key)
+    except Exception:
+        logger.warning("healthz: the cache check failed", exc_info=True)
+        found = None
+    if found != "ok":
+        return {"ok": False, "error": "the cache does not answer"}
+    return {"ok": True}
 
 
 def _broker() -> dict:
@@ -75,12 +98,13 @@ def _worker() -> dict:
 
 
 def _checks() -> dict:
-    checks = {"database": _database(), "broker": _broker()}
+    checks = {"database": _database(), "cache": _cache(), "broker": _broker()}
     checks["worker"] = (
         _worker() if checks["broker"]["ok"] else {"ok": False, "error": "broker down"}
     )
     failing = [name for name, check in checks.items() if not check["ok"]]
-    return {"status": "ok" if not failing else "fail", "failing": failing, **checks}
+    status = "fail" if "database" in failing else "degraded" if failing else "ok"
+    return {"status": status, "failing": failing, **checks}
 
 
 def _answer() -> dict:
@@ -104,4 +128,4 @@ def _answer() -> dict:
 @never_cache
 def healthz(request):
     body = _answer()
-    return JsonResponse(body, status=200 if not body["failing"] else 503)
+    return JsonResponse(body, status=503 if "database" in body["failing"] else 200)

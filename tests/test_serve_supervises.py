@@ -84,7 +84,7 @@ def test_a_killed_worker_comes_back_the_web_stays_up_and_the_round_ends_once(emb
     port = free_port()
     serve, log = start_serve(manage, env, port, tmp_path / "serve.log")
     try:
-        healthy = _wait(lambda: _safe(port) == 200, 60, 0.5)
+        healthy = _wait(lambda: _all_ok(port), 60, 0.5)
         log.seek(0)
         assert healthy, log.read()[-2000:]
         made = subprocess.run(
@@ -113,7 +113,7 @@ def test_a_killed_worker_comes_back_the_web_stays_up_and_the_round_ends_once(emb
         _get(port, f"/e/{slug}/clock.json")
         ended = _wait(lambda: _state(manage, env, slug) == "finished 1", 10, 1)
         assert ended, _state(manage, env, slug)
-        assert _wait(lambda: _safe(port) == 200, 30, 0.5)  # the new worker answers too
+        assert _wait(lambda: _all_ok(port), 30, 0.5)  # the new worker answers too
     finally:
         serve.send_signal(signal.SIGINT)
         try:
@@ -148,11 +148,14 @@ def test_a_web_server_that_cannot_start_stops_the_command_with_an_error(embedded
     assert _worker_pids(port) == set()
 
 
-def _safe(port: int) -> int:
+def _all_ok(port: int) -> bool:
+    """Whether /healthz says every part answers, the worker too (it answers 200 as soon as
+    the database does, naming what else fails)."""
     try:
-        return _get(port, "/healthz")[0]
+        status, body = _get(port, "/healthz")
     except OSError:
-        return 0
+        return False
+    return status == 200 and body.get("status") == "ok"
 
 
 def _state(manage, env, slug) -> str:
