@@ -161,6 +161,12 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # Sending a task by name subscribes to its result first; with Redis down Celery's default
+    # retries that 20 times a second apart, holding the request (and every thread of the
+    # process sending one) 20 s. Once, then the senders log it and carry on (issue 21).
+    CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+        "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+    }
 else:
     # Embedded default: a broker that needs no server, files under var/celery.
     _celery_dir = VAR_DIR / "celery"
