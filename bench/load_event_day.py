@@ -915,7 +915,8 @@ class Server:
                 raise HarnessError(f"the server exited with {self.proc.returncode}: {self.tail()}")
             try:
                 with urllib.request.urlopen(f"http://{HOST}:{self.port}/healthz", timeout=5) as r:
-                    if r.status == 200:
+                    # 200 also while «degraded» (a worker not up yet): wait for «ok».
+                    if r.status == 200 and json.loads(r.read() or b"{}").get("status") == "ok":
                         self.remember_children()
                         return
             except (urllib.error.URLError, OSError) as error:
