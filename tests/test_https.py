@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -14,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import _test_database_url
-from tests.serving import free_port
+from tests.serving import gunicorn
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -89,37 +87,10 @@ def _open(opener, request):
 def test_behind_the_proxy_over_https_the_login_sets_secure_cookies(director, tmp_path):
     """The server as the compose file runs it (HTTPS=1, PROXY_COUNT=1); the requests as
     its nginx forwards them from an HTTPS client."""
-    port = free_port()
-    env = dict(
-        os.environ,
-        DATABASE_URL=_test_database_url(),
-        HTTPS="1",
-        PROXY_COUNT="1",
-        WEB_WORKERS="1",
-        WEB_THREADS="2",
-    )
-    log = open(tmp_path / "web.log", "w+")  # noqa: SIM115 - closed below
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
-        + ["-c", "python:config.gunicorn", "--bind", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}/director/login/"
-    origin = f"https://127.0.0.1:{port}"
     proxied = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.2"}
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(url, timeout=5)
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert server.poll() is None and time.monotonic() < deadline, "no server"
-                time.sleep(0.2)
+    with gunicorn(tmp_path, timeout=30, HTTPS="1", PROXY_COUNT="1") as server:
+        url = f"{server.base}/director/login/"
+        origin = server.base.replace("http://", "https://")
         opener = urllib.request.build_opener(_NoRedirect)
         page = _open(opener, urllib.request.Request(url, headers=proxied))
         assert page.status == 200
@@ -146,10 +117,4 @@ def test_behind_the_proxy_over_https_the_login_sets_secure_cookies(director, tmp
             c for c in answer.headers.get_all("Set-Cookie") if c.startswith("sessionid=")
         )
         assert "; Secure" in session and "; HttpOnly" in session
-    finally:
-        os.killpg(server.pid, 15)
-        server.wait(timeout=15)
-        log.seek(0)
-        output = log.read()
-        log.close()
-    assert "Traceback" not in output, output
+    assert "Traceback" not in server.output, server.output

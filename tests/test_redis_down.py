@@ -12,11 +12,7 @@ publishes and the standings are public; /healthz names the cache, the broker and
 with a 200. Runs on both backends: the server is only given the test database's address."""
 
 import json
-import os
 import re
-import signal
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.parse
@@ -29,9 +25,8 @@ from django.utils import timezone
 
 from events.models import Round, Seat
 from scoring.models import ScoreSheet
-from tests.conftest import _test_database_url
 from tests.factories import THREE_DIAMONDS_FORM, play_of, seat_players
-from tests.serving import ROOT, free_port
+from tests.serving import gunicorn
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -98,45 +93,10 @@ def _wrong(pin: str) -> str:
 @pytest.fixture
 def server(tmp_path):
     """gunicorn on the test database, with Redis (cache and broker) where nothing listens."""
-    port = free_port()
-    env = dict(
-        os.environ,
-        DATABASE_URL=_test_database_url(),
-        REDIS_URL=DEAD_REDIS,
-        WEB_WORKERS="2",
-        WEB_THREADS="2",
-        VAR_DIR=str(tmp_path / "var"),
-    )
-    log = open(tmp_path / "web.log", "w+")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
-        + ["-c", "python:config.gunicorn", "--bind", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(base + "/director/login/", timeout=5).close()
-                break
-            except (urllib.error.URLError, ConnectionError):
-                log.seek(0)
-                assert proc.poll() is None and time.monotonic() < deadline, log.read()[-3000:]
-                time.sleep(0.3)
-        yield base, log
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a server that will not stop
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        log.close()
+    with gunicorn(
+        tmp_path, REDIS_URL=DEAD_REDIS, WEB_WORKERS="2", VAR_DIR=str(tmp_path / "var")
+    ) as running:
+        yield running.base, running.log
 
 
 def test_the_whole_day_runs_from_the_database_with_redis_down(director, event, server):

@@ -5,10 +5,6 @@ Once in the test process, with the cache and the broker pointed where nothing li
 through a real web server started, as `make run` starts it, with ``REDIS_URL`` pointing
 there."""
 
-import os
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -19,8 +15,7 @@ import pytest
 from django.test import Client
 
 from config.celery import app
-from tests.conftest import _test_database_url
-from tests.serving import free_port
+from tests.serving import gunicorn
 
 ROOT = Path(__file__).resolve().parents[2]
 DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1
@@ -91,42 +86,8 @@ def _browser(url):
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_server_started_with_redis_unreachable_logs_in(director, tmp_path):
-    port = free_port()
-    env = dict(
-        os.environ,
-        DATABASE_URL=_test_database_url(),
-        REDIS_URL=DEAD_REDIS,
-        WEB_WORKERS="1",
-        WEB_THREADS="2",
-    )
-    log = open(tmp_path / "web.log", "w+")  # noqa: SIM115 - closed below
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi:application",
-            "-c",
-            "python:config.gunicorn",
-            "--bind",
-            f"127.0.0.1:{port}",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}{LOGIN}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(url, timeout=5)
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert server.poll() is None and time.monotonic() < deadline, "no server"
-                time.sleep(0.2)
+    with gunicorn(tmp_path, ready=LOGIN, timeout=30, REDIS_URL=DEAD_REDIS) as server:
+        url = server.base + LOGIN
         good, csrf = _browser(url)
         assert (
             _post(good, url, {"username": "judge", "password": "s3cret-pass-1"}, csrf).status == 302
@@ -140,10 +101,4 @@ def test_a_server_started_with_redis_unreachable_logs_in(director, tmp_path):
         assert (
             _post(bad, url, {"username": "judge", "password": "s3cret-pass-1"}, csrf).status == 429
         )
-    finally:
-        os.killpg(server.pid, 15)
-        server.wait(timeout=15)
-        log.seek(0)
-        output = log.read()
-        log.close()
-    assert "Traceback" not in output, output
+    assert "Traceback" not in server.output, server.output
