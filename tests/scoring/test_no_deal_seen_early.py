@@ -28,6 +28,7 @@ from scoring import services
 from scoring.analysis import session_analyse
 from scoring.models import ScoreSheet, TablePlay
 from tests.factories import play_of, round_link, seat_players, start, varied_result
+from tests.public_pages import deal_urls, public_urls
 
 pytestmark = pytest.mark.django_db
 
@@ -111,44 +112,12 @@ def _no_secret(body: str, hidden: list[Deal], seed: str, where: str) -> None:
         assert deal.cards not in body, (where, deal.code)
 
 
-def _public_urls(event, session) -> list[str]:
-    slug = event.slug
-    urls = [
-        reverse("public:event", args=[slug]),
-        reverse("public:event_csv", args=[slug]),
-        reverse("public:session", args=[slug, 1]),
-        reverse("public:session_csv", args=[slug, 1]),
-        reverse("public:session_travellers_csv", args=[slug, 1]),
-        reverse("public:session_hands", args=[slug, 1]),
-        reverse("public:session_hands_txt", args=[slug, 1]),
-        reverse("public:session_check", args=[slug, 1]),
-        reverse("public:clock", args=[slug]),
-        f"/api/v1/events/{event.pk}/standings/",
-        f"/api/v1/events/{event.pk}/standings/?session=1",
-    ]
-    for entry in Entry.objects.filter(event=event):
-        urls += [
-            reverse("public:card", args=[slug, entry.pk]),
-            reverse("public:card_csv", args=[slug, entry.pk]),
-            f"/api/v1/events/{event.pk}/players/{entry.pk}/card/",
-        ]
-    return urls
-
-
-def _deal_urls(event, deal) -> list[str]:
-    return [
-        reverse("public:traveller", args=[event.slug, deal.pk]),
-        reverse("public:traveller_csv", args=[event.slug, deal.pk]),
-        f"/api/v1/events/{event.pk}/deals/{deal.pk}/traveller/",
-    ]
-
-
 def _walk_public(evening: Evening, shown: set[int]) -> None:
     """Everything public, as an outsider (who may be any player)."""
     outsider = Client()
     hidden = [d for d in evening.deals if d.pk not in shown]
     seed = evening.session.deal_seed
-    for url in _public_urls(evening.event, evening.session):
+    for url in public_urls(evening.event, evening.session):
         answer = outsider.get(url)
         assert answer.status_code in (200, 403), url
         body = answer.content.decode("utf-8-sig")
@@ -159,7 +128,7 @@ def _walk_public(evening: Evening, shown: set[int]) -> None:
             assert not CONTRACT.search(body), url
             assert '"analysis"' not in body, url
     for deal in evening.deals:
-        for url in _deal_urls(evening.event, deal):
+        for url in deal_urls(evening.event, deal):
             answer = outsider.get(url)
             if deal.pk in shown:
                 assert answer.status_code == 200, url
@@ -297,8 +266,8 @@ def test_nobody_sees_a_deal_before_he_plays_it(event, director, director_client)
     assert session.deal_seed in page and 'id="hand-records-links"' in page
     check = outsider.get(reverse("public:session_check", args=[event.slug, 1]))
     assert check.status_code == 200 and check.content.decode().count("✓ совпадает") == 15
-    traveller = outsider.get(_deal_urls(event, evening.deals[0])[0]).content.decode()
+    traveller = outsider.get(deal_urls(event, evening.deals[0])[0]).content.decode()
     assert 'id="hand-record"' in traveller and "dd-table" in traveller
     assert CONTRACT.search(traveller)
-    api = outsider.get(_deal_urls(event, evening.deals[0])[2]).json()
+    api = outsider.get(deal_urls(event, evening.deals[0])[2]).json()
     assert api["cards"] == evening.deals[0].cards and api["analysis"]
