@@ -600,6 +600,16 @@ def player_clock(key: str) -> dict:
     return {"now": now.isoformat(), "event": known["event"], "rooms": [shown] if shown else []}
 
 
+def room_clock_doc(room_id: int) -> dict:
+    """The clock document of one room, as a phone polls it: a table's round page follows
+    its own round's room (keyed by the room's pk: the next session's room 1 is another
+    room). Like a player's poll: one round trip to the cache when nothing changed."""
+    now = timezone.now()
+    tokens = _poll_tokens([SETUP, _clock_key(room_id)])
+    rooms = room_docs([room_id], tokens[SETUP], now, tokens)
+    return {"now": now.isoformat(), "rooms": rooms}
+
+
 def _hall_rooms(slug: str, setup: str) -> dict | None:
     hall_key = f"clock:hall:{slug}"
     hall = cache.get(hall_key)

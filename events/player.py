@@ -26,6 +26,7 @@ class Place:
     table: int | None  # None: a pause
     position: str
     set: int | None = None  # filled by scoring (the table-play of the round)
+    set_label: str = ""  # the set as the cards print it: «3», or «A3» with several families
     set_goes_to: list[int] | None = None  # for N: tables that play this set next round
     table_key: str = ""  # the table's scoring link (its QR code: the gate to its round)
     play_key: str = ""  # the round link of his table in this round (filled by scoring)

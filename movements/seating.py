@@ -3,9 +3,10 @@
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.db.models import Count, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
-from events.models import Room, Seat, Session, TablePlay
+from events.models import BoardSet, Room, Seat, Session, TablePlay
 from movements import cards, engine, meetings, planner
 from movements.models import Scheme
 
@@ -13,10 +14,25 @@ from movements.models import Scheme
 def set_labeller(session: Session):
     """Set numbers as players read them; with several families of sets (rooms with
     different movements play different boxes) the family letter goes first: A3, B3."""
-    families = set(session.board_sets.values_list("family", flat=True))
-    if len(families) <= 1:
-        return lambda family, number: str(number)
-    return lambda family, number: f"{_letter(family)}{number}"
+    families = len(set(session.board_sets.values_list("family", flat=True)))
+    return lambda family, number: set_label(family, number, families=families)
+
+
+def set_label(family: int, number: int, *, families: int) -> str:
+    """A set as the cards print it, given how many families of sets its session has."""
+    return str(number) if families <= 1 else f"{_letter(family)}{number}"
+
+
+def set_families(session: str = "session_id") -> Subquery:
+    """How many families of sets a session has, as an annotation of a query whose rows name
+    it by ``session`` (a Room's by default): what :func:`set_label` needs, in that query."""
+    return Subquery(
+        BoardSet.objects.filter(session_id=OuterRef(session))
+        .order_by()
+        .values("session_id")
+        .annotate(n=Count("family", distinct=True))
+        .values("n")[:1]
+    )
 
 
 def _letter(family: int) -> str:

@@ -34,6 +34,7 @@ from events import clock, clockdoc
 from events.models import Entry, Room, Session
 from events.player import Place, PlayerSeats, RoomSeating, pick_seating, room_seating
 from events.services import last_substitution
+from movements.seating import set_families, set_label
 from scoring import standings
 from scoring.display import figure_unit
 from scoring.models import DealScore, ScoreSheet, TablePlay
@@ -68,7 +69,7 @@ def _seating_with_sets(room_id: int) -> RoomSeating | None:
     # when there are several), in the same one query.
     room = (
         Room.objects.select_related("session")
-        .annotate(event_sessions=clockdoc.event_sessions_count())
+        .annotate(event_sessions=clockdoc.event_sessions_count(), families=set_families())
         .filter(pk=room_id)
         .order_by()
         .first()
@@ -80,22 +81,31 @@ def _seating_with_sets(room_id: int) -> RoomSeating | None:
     round_ids = {p.round_id for p in places}
     if not round_ids:
         return seating
+    families = room.families or 1  # the cards' «A3» when rooms play different boxes
     sets = {
-        (round_id, table_id): (table, board_set, key)
-        for round_id, table_id, table, board_set, key in TablePlay.objects.filter(
+        (round_id, table_id): (
+            table,
+            board_set,
+            key,
+            set_label(family, board_set, families=families),
+        )
+        for round_id, table_id, table, board_set, key, family in TablePlay.objects.filter(
             round_id__in=round_ids
         )
         .order_by()
-        .values_list("round_id", "table_id", "table__number", "board_set__number", "key")
+        .values_list(
+            "round_id", "table_id", "table__number", "board_set__number", "key", "board_set__family"
+        )
     }
     for place in places:
         if not place.is_pause:
             found = sets.get((place.round_id, place.table_id))
             place.set = found[1] if found else None
+            place.set_label = found[3] if found else ""
             # His table's round link: «Протоколы моего стола» opens that one round.
             place.play_key = found[2] if found else ""
     by_round: dict[int, dict[int, int]] = {}
-    for (round_id, _table_id), (table, board_set, _key) in sets.items():
+    for (round_id, _table_id), (table, board_set, _key, _label) in sets.items():
         by_round.setdefault(round_id, {})[table] = board_set
     for now, nxt in seating.places.values():
         # N takes the set on (his next seat may be a pause: the set still goes on).

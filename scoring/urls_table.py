@@ -20,6 +20,7 @@ urlpatterns = [
     # One address, two names: ``home`` for a table's key (the gate), ``round`` for a round's.
     path("<str:key>/", views_table.home, name="home"),
     path("<str:key>/", views_table.home, name="round"),
+    path("<str:key>/clock.json", views_table.clock_json, name="clock_json"),
     path("<str:key>/deals/<int:number>/", views_table.deal_form, name="deal"),
     path("<str:key>/deals/<int:number>/box/", views_table.box_report, name="box_report"),
     path("<str:key>/sheets/<int:sheet_pk>/confirm/", views_table.confirm, name="confirm"),

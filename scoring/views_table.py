@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import OuterRef, Q, Subquery
-from django.http import Http404, HttpResponseNotAllowed
+from django.http import Http404, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -33,6 +33,7 @@ from events import clockdoc
 from events.links import LinkNotFound, table_by_key
 from events.models import PIN_DIGITS, Round, Seat, Table
 from events.rounds import room_current_round
+from movements.seating import set_families, set_label
 from scoring import boxes, display, error_summary, proof, services
 from scoring.models import Deal, Proof, ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
@@ -59,6 +60,7 @@ def _play_by_key(key: str) -> TablePlay | None:
         .annotate(
             next_number=Subquery(later.values("number")[:1]),
             next_state=Subquery(later.values("state")[:1]),
+            families=set_families("round__room__session_id"),
         )
         .filter(key=key)
         .order_by()
@@ -132,6 +134,22 @@ class _TableState:
     # The set's deals, in order: fixed once the session is made (only their stale mark for
     # the standings moves, which no page here reads).
     deals: tuple[Deal, ...] = ()
+    set_label: str = ""  # the set as the cards print it: «3», or «A3» (movements.seating)
+
+
+def _play_ids(key: str, read: list | None = None) -> tuple[int, int] | None:
+    """The table's and the room's ids of a round link (None: no round's key), kept in this
+    process (a table-round never moves). ``read``: gets the table-round if it was read."""
+
+    def ids_of():
+        play = _play_by_key(key)
+        if play is None:
+            return None  # not kept: a key that is no round's is looked up again
+        if read is not None:
+            read.append(play)
+        return play.table_id, play.round.room_id
+
+    return clockdoc.local_by_tokens(("play-ids", key), ids_of)
 
 
 def _table_state(key: str) -> _TableState | None:
@@ -146,15 +164,7 @@ def _table_state(key: str) -> _TableState | None:
     writes read what they decide on again under their lock (``scoring.services``). The
     process's threads share the objects: nothing here or in the views changes them."""
     read = []  # the table-round, if its ids had to be read (the state below then reuses it)
-
-    def ids_of():
-        play = _play_by_key(key)
-        if play is None:
-            return None  # not kept: a key that is no round's is looked up again
-        read.append(play)
-        return play.table_id, play.round.room_id  # a table-round never moves
-
-    ids = clockdoc.local_by_tokens(("play-ids", key), ids_of)
+    ids = _play_ids(key, read)
     if ids is None:
         return None
     table_id, room_id = ids
@@ -176,7 +186,9 @@ def _read_state(play: TablePlay | str) -> _TableState:
     deals = tuple(play.board_set.deals.order_by("number"))
     for deal in deals:
         deal.board_set = play.board_set
-    return _TableState(play.table, play.round, play, tuple(seats), deals)
+    board_set = play.board_set
+    label = set_label(board_set.family, board_set.number, families=play.families or 1)
+    return _TableState(play.table, play.round, play, tuple(seats), deals, label)
 
 
 def _state_or_gate(key: str) -> _TableState:
@@ -218,9 +230,13 @@ def _context(request, state: _TableState) -> dict:
     else:
         deals = list(state.deals)
     me = _me(request, seats)
+    linked = _linked(request, seats)
     # Asked of the service before any button is offered: the page never offers what the
     # write would refuse, and says why instead.
     access = services.players_access(play)
+    # The seat the page marks «(you)»: his own link's, or the seat the gate led him to after
+    # his PIN (?as=); never a seat merely chosen in a form whose PIN was refused.
+    you = linked or next((s for s in seats if s.position == request.GET.get("as")), None)
     return {
         "table": table,
         "room": table.room,
@@ -237,7 +253,9 @@ def _context(request, state: _TableState) -> dict:
         "me": me,
         "me_key": request.GET.get("me", "") or request.POST.get("me", ""),
         # The seat of the player whose own link the page came from: proven without a PIN.
-        "linked": _linked(request, seats),
+        "linked": linked,
+        "you": you,
+        "set_label": state.set_label,
         "who": _who_query(request, me),
         "access": access,
         "open_to_players": access.open,
@@ -292,6 +310,16 @@ def _result(sheet: ScoreSheet | None, deal, seats: list[Seat]) -> dict | None:
         ),
         "lines": lines,
     }
+
+
+@never_cache
+def clock_json(request, key):
+    """The round page's poll: its room's clock document (the player's phone has his own),
+    from the cache as the phones' are; no query once the round link's ids are known."""
+    ids = _play_ids(key)
+    if ids is None:
+        raise Http404(_("No such table round."))
+    return JsonResponse(clockdoc.room_clock_doc(ids[1]))
 
 
 @never_cache

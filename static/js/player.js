@@ -1,5 +1,5 @@
-/* A player's phone: a banner for each announcement, and the seat blocks refreshed when the
-   round changes (the clock itself is clock.js).
+/* A player's phone: the seat blocks refreshed when the round changes (the clock itself is
+   clock.js, the announcements' banner banner.js).
 
    One fetch of the seat fragment per change: a clock answer that brings a new announcement
    usually also changes the round's state («Конец тура!» finishes it), and both used to fetch.
@@ -18,7 +18,6 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.getElementById("player-clock");
-    var banner = document.getElementById("banner");
     if (!root) return;
     var placesUrl = root.getAttribute("data-places-url");
     var last = null;
@@ -62,15 +61,6 @@
       last = key;
     });
 
-    root.addEventListener("clock:announcement", function (e) {
-      var a = e.detail.announcement;
-      banner.querySelector("[data-banner-head]").textContent = a.headline;
-      banner.querySelector("[data-banner-details]").textContent = a.details || "";
-      banner.hidden = false;
-    });
     later();
-    banner.querySelector("[data-banner-close]").addEventListener("click", function () {
-      banner.hidden = true;
-    });
   });
 })();

@@ -113,3 +113,57 @@
     });
   });
 })();
+
+/* The round page follows its round (#table-live, its data-round and data-state): when its
+   room's clock (#table-clock, clock.js) shows the round start — «Внести» appears — or end,
+   or the next round, the page's live part is fetched again and put in place. Never while a
+   player types in one of its forms (a PIN half typed stays): it waits for the next poll.
+   The hall's tables all see a change at once; each waits a random moment of up to
+   SPREAD_MS first, so that they do not queue behind each other. */
+(function () {
+  "use strict";
+  var SPREAD_MS = 2500;
+  document.addEventListener("DOMContentLoaded", function () {
+    var clockRoot = document.getElementById("table-clock");
+    if (!clockRoot || !document.getElementById("table-live")) return;
+    var first = document.getElementById("table-live");
+    var last = first.getAttribute("data-round") + ":" + first.getAttribute("data-state");
+    var wanted = false, busy = false, timer = null;
+
+    function typing(live) {
+      var el = document.activeElement;
+      if (el && el.form && live.contains(el)) return true;
+      return Array.prototype.some.call(live.querySelectorAll("input"), function (input) {
+        return input.type === "password" && input.value;
+      });
+    }
+    function refresh() {
+      var live = document.getElementById("table-live");
+      if (!wanted || busy || !live) return;
+      if (typing(live)) return;  // the next clock answer tries again
+      busy = true;
+      fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+        .then(function (r) { return r.text(); })
+        .then(function (html) {
+          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("table-live");
+          var now = document.getElementById("table-live");
+          if (fresh && now && !typing(now)) { now.replaceWith(fresh); wanted = false; }
+        })
+        .catch(function () {})
+        .finally(function () { busy = false; });
+    }
+    clockRoot.addEventListener("clock:update", function (e) {
+      var room = e.detail.rooms[0];
+      if (!room) return;
+      var key = room.round + ":" + room.state;
+      if (key !== last) {
+        last = key;
+        wanted = true;
+        clearTimeout(timer);
+        timer = setTimeout(refresh, Math.random() * SPREAD_MS);
+      } else if (wanted) {
+        refresh();
+      }
+    });
+  });
+})();

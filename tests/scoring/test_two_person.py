@@ -270,3 +270,23 @@ def test_the_api_says_who_entered_and_confirmed_and_how(client, director_client,
         "entry": _entry(running, "N").pk,
         "proof": "seat",
     }
+
+
+def test_a_refused_pin_on_the_round_page_does_not_mark_that_seat_as_you(client, running):
+    """Issue 21, finding 7: «(вы)» only after a right PIN — on the round page as on the deal
+    form. The seat the gate led him to (?as=, after his PIN) and his own link are «(вы)»."""
+    _enter(client, running, who={"as": "N"})
+    sheet = ScoreSheet.objects.get()
+    east = _entry(running, "E")
+    wrong = f"{(int(east.pin) + 1) % 10**PIN_DIGITS:0{PIN_DIGITS}d}"
+    refused = _confirm(client, running, sheet, {"as": "E", "pin": wrong})
+    assert refused.status_code == 400
+    body = refused.content.decode()
+    assert "(вы)" not in body
+    # The seat stays chosen in the form, with why beside it.
+    assert re.search(r'<option value="E" selected>', body)
+    by_gate = client.get(round_link(running) + "?as=E").content.decode()
+    assert f"{east.full_name} <strong>(вы)</strong>" in by_gate
+    by_link = client.get(round_link(running) + f"?me={east.key}").content.decode()
+    assert f"{east.full_name} <strong>(вы)</strong>" in by_link
+    assert 'id="back-to-mine"' in by_link and 'id="back-to-mine"' not in by_gate
