@@ -122,6 +122,8 @@ PURE_CORES = (
     "movements.engine",
     "movements.planner",
     "scoring.rules",
+    "scoring.games",
+    "scoring.games.russian",
     "scoring.compare",
     "scoring.compare.versions",
     "scoring.solver",
