@@ -15,8 +15,13 @@ Ranking, best first:
 3. highest coverage (pairs of participants who meet at least once / all pairs) —
    so one room beats a split, and a prime room (every cross-line pair meets once)
    beats a skip room of the same size;
-4. fewest rooms, 5. fewest pauses, 6. fewest skips, then prime before scheme before
-   skip.
+4. fewest rooms, 5. fewest pauses, 6. fewest skips, 7. prime before scheme before
+   skip, 8. larger rooms first, four seats before three, fewer tables (a tie-break).
+
+:data:`RANKING` names these steps, in the order of :func:`_rank_key`, for whoever explains
+the order (the command line, the planner page). ``seats`` keeps only rooms of 3 or of 4
+seats; :func:`one_room` says why no single room seats a count and which nearest counts
+one room seats.
 
 The search is a branch and bound over rooms in non-increasing size: a partial option
 whose best imaginable completion (the rest meeting everyone) cannot enter the top
@@ -189,17 +194,35 @@ def option_of(rooms: tuple[RoomSummary, ...] | list[RoomSummary]) -> Option:
     return Option(rooms, sum(r.participants for r in rooms), _rank_key(rooms))
 
 
-@lru_cache(maxsize=64)
-def _catalog(max_participants: int) -> tuple[RoomSummary, ...]:
-    """Every room of at most ``max_participants``, largest first."""
+#: Players a table may seat; ``seats=None`` in :func:`plan` allows both.
+SEATS = (4, 3)
+
+
+def _seat_counts(seats: int | None) -> tuple[int, ...]:
+    if seats is None:
+        return SEATS
+    if seats not in SEATS:
+        raise engine.MovementError(f"{seats} seats per table: use 3 or 4")
+    return (seats,)
+
+
+def _rigid_kind(tables: int) -> str:
+    return "prime" if engine.is_prime(tables) and tables >= 5 else "skip"
+
+
+@lru_cache(maxsize=128)
+def _catalog(max_participants: int, seats: int | None = None) -> tuple[RoomSummary, ...]:
+    """Every room of at most ``max_participants`` (of ``seats`` only, if given), largest
+    first."""
     rooms = []
-    for seats in (4, 3):
-        for tables in range(4, max_participants // seats + 1):
-            kind = "prime" if engine.is_prime(tables) and tables >= 5 else "skip"
-            rooms.append(room_summary(kind, tables, seats))
+    for per_table in _seat_counts(seats):
+        for tables in range(4, max_participants // per_table + 1):
+            rooms.append(room_summary(_rigid_kind(tables), tables, per_table))
     for n in scheme_data.builtin_counts():
         if n <= max_participants:
-            rooms.append(room_summary("scheme", 0, 0, n))
+            scheme = room_summary("scheme", 0, 0, n)
+            if seats is None or scheme.seats == seats:
+                rooms.append(scheme)
     return tuple(
         sorted(rooms, key=lambda r: (-r.participants, KIND_ORDER[r.kind], -r.seats, r.tables))
     )
@@ -247,11 +270,64 @@ class Option:
             },
         }
 
+    def promises(self) -> tuple[str, ...]:
+        """What the option guarantees, as codes in :data:`PROMISES` order (only those it
+        keeps): read off the rooms' figures, never assumed from their kind."""
+        kept = []
+        if not any(r.set_repeats for r in self.rooms):
+            kept.append("no_set_repeats")
+        if all(_every_set(r) for r in self.rooms):
+            kept.append("every_set")
+        if _compared(self.rooms):
+            kept.append("every_deal_compared")
+        if all(_other_lines_once(r) for r in self.rooms):
+            kept.append("other_lines_once")
+        if not any(r.pauses for r in self.rooms):
+            kept.append("no_pauses")
+        if not any(r.skips for r in self.rooms):
+            kept.append("no_skips")
+        if len(self.rooms) == 1:
+            kept.append("one_room")
+        return tuple(kept)
+
     def as_dict(self, minutes_per_deal: int = MINUTES_PER_DEAL) -> dict:
         return {
             "rooms": [r.as_dict(minutes_per_deal) for r in self.rooms],
             "metrics": self.metrics(minutes_per_deal),
+            "promises": list(self.promises()),
         }
+
+
+#: Every promise an option may keep (:meth:`Option.promises`):
+#: ``no_set_repeats`` nobody plays a set twice; ``every_set`` every player plays every set
+#: of his room (all its deals); ``every_deal_compared`` every deal is played at two tables
+#: or more; ``other_lines_once`` every two players of different lines of a room meet
+#: exactly once (the prime rule's promise); ``no_pauses``; ``no_skips``; ``one_room``.
+PROMISES = (
+    "no_set_repeats",
+    "every_set",
+    "every_deal_compared",
+    "other_lines_once",
+    "no_pauses",
+    "no_skips",
+    "one_room",
+)
+
+
+def _every_set(room: RoomSummary) -> bool:
+    """A prime or skip room plays T sets in T rounds with every player at a table each
+    round: without a repeat, each player plays each set. A scheme's routes may pause a
+    player or share sets unevenly, so it promises nothing here."""
+    return room.kind in ("prime", "skip") and room.rounds == room.tables and not room.set_repeats
+
+
+def _other_lines_once(room: RoomSummary) -> bool:
+    """Every pair of players of different lines meets exactly once and players of the same
+    line never do: the histogram is exactly that (prime rooms; a skip room may miss it)."""
+    if room.kind not in ("prime", "skip"):
+        return False
+    same_line = room.seats * comb(room.tables, 2)
+    return dict(room.histogram) == {0: same_line, 1: comb(room.participants, 2) - same_line}
 
 
 def _tables_per_deal(rooms: tuple[RoomSummary, ...]) -> dict[str, int]:
@@ -275,6 +351,14 @@ def _compared(rooms: tuple[RoomSummary, ...]) -> bool:
     )
 
 
+#: The order of the options, best first: one code per element of :func:`_rank_key`, in its
+#: order. ``set_repeats`` no set played twice first; ``compared`` every deal compared first;
+#: ``coverage`` more pairs meeting at least once first; ``rooms`` fewer rooms; ``pauses``
+#: fewer pauses; ``skips`` fewer skips; ``kind`` prime before scheme before skip;
+#: ``shape`` larger rooms, then four seats before three, then fewer tables (a tie-break).
+RANKING = ("set_repeats", "compared", "coverage", "rooms", "pauses", "skips", "kind", "shape")
+
+
 def _rank_key(rooms: tuple[RoomSummary, ...]) -> tuple:
     return (
         any(r.set_repeats for r in rooms),
@@ -293,6 +377,7 @@ class Plan:
     participants: int
     options: tuple[Option, ...]
     nearest: tuple[int, ...] = ()
+    seats: int | None = None  # only rooms of this many seats per table, when set
 
     def as_dict(self, minutes_per_deal: int = MINUTES_PER_DEAL) -> dict:
         return {
@@ -300,6 +385,9 @@ class Plan:
             "options": [o.as_dict(minutes_per_deal) for o in self.options],
             "nearest": list(self.nearest),
             "single_room": single_rooms(self.participants),
+            "seats": self.seats,
+            "ranking": list(RANKING),
+            "one_room": one_room(self.participants, seats=self.seats).as_dict(minutes_per_deal),
         }
 
 
@@ -308,30 +396,117 @@ def single_rooms(participants: int) -> dict:
     of 3 or 4), skip rooms (any other T ≥ 4) as [tables, seats], and whether a special
     scheme exists. All empty: the count can only be seated in several rooms."""
     found: dict[str, list[list[int]]] = {"prime": [], "skip": []}
-    for seats in (4, 3):
+    for seats in SEATS:
         tables, rest = divmod(participants, seats)
         if rest or tables < 4:
             continue
-        kind = "prime" if engine.is_prime(tables) and tables >= 5 else "skip"
-        found[kind].append([tables, seats])
+        found[_rigid_kind(tables)].append([tables, seats])
     return found | {"scheme": participants in scheme_data.builtin_counts()}
 
 
-def plan(participants: int, *, limit: int = 20, max_rooms: int = 4) -> Plan:
-    """The ``limit`` best ways to seat exactly ``participants`` in ≤ ``max_rooms`` rooms.
+def _single_candidates(participants: int, seats: int | None) -> list[RoomSummary]:
+    """Every built-in room that seats exactly ``participants`` alone (of ``seats`` only)."""
+    rooms = []
+    for per_table in _seat_counts(seats):
+        tables, rest = divmod(participants, per_table)
+        if not rest and tables >= 4:
+            rooms.append(room_summary(_rigid_kind(tables), tables, per_table))
+    if participants in scheme_data.builtin_counts():
+        scheme = room_summary("scheme", 0, 0, participants)
+        if seats is None or scheme.seats == seats:
+            rooms.append(scheme)
+    return rooms
+
+
+def best_single_room(participants: int, seats: int | None = None) -> RoomSummary | None:
+    """The best-ranked room that seats ``participants`` alone, None when no one room does."""
+    rooms = _single_candidates(participants, seats) if participants > 0 else []
+    return min(rooms, key=lambda r: _rank_key((r,)), default=None)
+
+
+#: How far :func:`one_room` looks for a count one room seats (a room of 4 seats is at most
+#: 3 players away; past the schemes' counts a multiple of 3 or 4 is never more than 2 away).
+ONE_ROOM_REACH = 12
+
+
+@dataclass(frozen=True)
+class OneRoom:
+    """Whether one room seats ``participants`` and, when not, why (``reason``) and the
+    nearest smaller and larger counts one room seats, with the best room for each."""
+
+    participants: int
+    seats: int | None
+    fits: bool
+    reason: str = ""  # "too_few" | "indivisible", with ``seats`` when only one count is allowed
+    below: RoomSummary | None = None
+    above: RoomSummary | None = None
+
+    def as_dict(self, minutes_per_deal: int = MINUTES_PER_DEAL) -> dict:
+        def room(r):
+            return None if r is None else r.as_dict(minutes_per_deal)
+
+        return {
+            "fits": self.fits,
+            "reason": self.reason,
+            "seats": self.seats,
+            "scheme_counts": [
+                n
+                for n in scheme_data.builtin_counts()
+                if self.seats is None or room_summary("scheme", 0, 0, n).seats == self.seats
+            ],
+            "below": room(self.below),
+            "above": room(self.above),
+        }
+
+
+def one_room(participants: int, *, seats: int | None = None) -> OneRoom:
+    """Can one room seat exactly ``participants`` (at tables of ``seats``, if given)?
+
+    One room is T ≥ 4 tables all of 3 or all of 4 players (prime T ≥ 5 on the prime rule,
+    any other T by the skip procedure), or a special scheme for its own count. A count
+    that is none of these is ``too_few`` (fewer than 4 tables of the smallest table) or
+    ``indivisible`` (divisible by no allowed table size)."""
+    seat_counts = _seat_counts(seats)
+    if best_single_room(participants, seats) is not None:
+        return OneRoom(participants, seats, True)
+    if any(participants % s == 0 for s in seat_counts):
+        reason = "too_few"  # a multiple, so only the 4-table minimum is missing
+    else:
+        reason = "indivisible" if participants >= 4 * min(seat_counts) else "too_few"
+
+    def nearest(steps):
+        for m in steps:
+            room = best_single_room(m, seats)
+            if room is not None:
+                return room
+        return None
+
+    low = range(participants - 1, max(participants - ONE_ROOM_REACH, 0), -1)
+    high = range(participants + 1, participants + ONE_ROOM_REACH + 1)
+    return OneRoom(participants, seats, False, reason, nearest(low), nearest(high))
+
+
+def plan(
+    participants: int, *, limit: int = 20, max_rooms: int = 4, seats: int | None = None
+) -> Plan:
+    """The ``limit`` best ways to seat exactly ``participants`` in ≤ ``max_rooms`` rooms;
+    with ``seats`` (3 or 4) only rooms whose tables all seat that many.
 
     With none, ``nearest`` holds the nearest counts below and above that can be seated.
     """
+    _seat_counts(seats)  # refuses anything but 3, 4 or None
     if participants < 1:
-        return Plan(participants, (), tuple(_nearest(max(participants, 0), max_rooms)))
-    options = _search(participants, limit, max_rooms)
+        return Plan(
+            participants, (), tuple(_nearest(max(participants, 0), max_rooms, seats)), seats
+        )
+    options = _search(participants, limit, max_rooms, seats)
     if options:
-        return Plan(participants, tuple(options))
-    return Plan(participants, (), tuple(_nearest(participants, max_rooms)))
+        return Plan(participants, tuple(options), (), seats)
+    return Plan(participants, (), tuple(_nearest(participants, max_rooms, seats)), seats)
 
 
-def _search(n: int, limit: int, max_rooms: int) -> list[Option]:
-    catalog = _catalog(n)
+def _search(n: int, limit: int, max_rooms: int, seats: int | None = None) -> list[Option]:
+    catalog = _catalog(n, seats)
     sizes = [-r.participants for r in catalog]  # ascending, for bisect
     smallest = min((r.participants for r in catalog), default=n + 1)
     best: list[tuple[tuple, tuple[RoomSummary, ...]]] = []
@@ -377,26 +552,34 @@ def _search(n: int, limit: int, max_rooms: int) -> list[Option]:
     return [Option(rooms, n, key) for key, rooms in best]
 
 
-@lru_cache(maxsize=1024)
-def _feasible(n: int, rooms_left: int) -> bool:
+@lru_cache(maxsize=4096)
+def _feasible(n: int, rooms_left: int, seats: int | None = None) -> bool:
     if n == 0:
         return True
     if rooms_left == 0 or n < 0:
         return False
-    return any(_feasible(n - s, rooms_left - 1) for s in _room_sizes(n))
+    return any(_feasible(n - s, rooms_left - 1, seats) for s in _room_sizes(n, seats))
 
 
-@lru_cache(maxsize=1024)
-def _room_sizes(limit: int) -> tuple[int, ...]:
+@lru_cache(maxsize=4096)
+def _room_sizes(limit: int, seats: int | None = None) -> tuple[int, ...]:
     """Participant counts of all rooms up to ``limit``, as in :func:`_catalog`."""
-    sizes = {seats * tables for seats in (3, 4) for tables in range(4, limit // seats + 1)}
-    sizes.update(n for n in scheme_data.builtin_counts() if n <= limit)
+    sizes = {
+        per_table * tables
+        for per_table in _seat_counts(seats)
+        for tables in range(4, limit // per_table + 1)
+    }
+    sizes.update(
+        n
+        for n in scheme_data.builtin_counts()
+        if n <= limit and (seats is None or room_summary("scheme", 0, 0, n).seats == seats)
+    )
     return tuple(sorted(sizes, reverse=True))
 
 
-def _nearest(n: int, max_rooms: int) -> list[int]:
-    below = next((m for m in range(n - 1, 0, -1) if _feasible(m, max_rooms)), None)
-    above = next(m for m in range(n + 1, n + 100) if _feasible(m, max_rooms))
+def _nearest(n: int, max_rooms: int, seats: int | None = None) -> list[int]:
+    below = next((m for m in range(n - 1, 0, -1) if _feasible(m, max_rooms, seats)), None)
+    above = next(m for m in range(n + 1, n + 100) if _feasible(m, max_rooms, seats))
     return [m for m in (below, above) if m is not None]
 
 
