@@ -135,7 +135,7 @@ def test_plan_gives_the_nearest_counts_when_nothing_fits():
 
 def test_plan_prints_readable_options():
     text = run("plan", "--participants", "26")
-    assert "scheme 13" in text and "coverage" in text
+    assert "2 × special scheme for 13" in text and "coverage" in text
 
 
 @pytest.mark.parametrize(

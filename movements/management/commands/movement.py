@@ -2,12 +2,14 @@
 
     python manage.py movement show --tables T --seats S [--rounds R] [--skip] [--json]
     python manage.py movement show --scheme N [--json]
-    python manage.py movement plan --participants N [--json]
+    python manage.py movement plan --participants N [--seats 3|4] [--json]
 
 Reads built-in schemes from ``movements/fixtures/schemes.json``: no database needed.
 """
 
+import argparse
 import json
+import textwrap
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -38,10 +40,42 @@ class Command(BaseCommand):
             "--scheme", type=int, metavar="N", help="special scheme for N participants"
         )
         show.add_argument("--json", action="store_true", help="print JSON")
-        plan = actions.add_parser("plan", help="ways to seat exactly N participants")
-        plan.add_argument("--participants", type=int, required=True, metavar="N")
+        plan = actions.add_parser(
+            "plan",
+            help="ways to seat exactly N participants, best first",
+            description=textwrap.fill(
+                "Ways to seat exactly N participants in one room or several (at most 4), "
+                "best first, as a table of options. " + ranking_text() + " The legend "
+                "below says what each term and column means.",
+                88,
+            ),
+            epilog=LEGEND,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        plan.add_argument(
+            "--participants", type=int, required=True, metavar="N", help="players to seat"
+        )
+        plan.add_argument(
+            "--seats",
+            type=int,
+            choices=planner.SEATS[::-1],
+            default=None,
+            help="only rooms whose tables all seat 3 (or all 4) players; any by default",
+        )
         plan.add_argument("--limit", type=int, default=20, help="options to list (20)")
-        plan.add_argument("--json", action="store_true", help="print JSON")
+        plan.add_argument(
+            "--minutes-per-deal",
+            type=int,
+            default=planner.MINUTES_PER_DEAL,
+            metavar="M",
+            help=f"for the length column ({planner.MINUTES_PER_DEAL}; an event sets its own)",
+        )
+        plan.add_argument(
+            "--json",
+            action="store_true",
+            help="print JSON: participants, options (rooms, metrics, promises), nearest, "
+            "single_room, seats, ranking, one_room",
+        )
 
     def handle(self, *args, **options):
         action = options.get("action")
@@ -95,11 +129,14 @@ class Command(BaseCommand):
             raise CommandError(f"{n} participants: give a positive number, e.g. 20")
         if options["limit"] < 1:
             raise CommandError("--limit must be at least 1")
-        result = planner.plan(n, limit=options["limit"])
+        minutes = options.get("minutes_per_deal") or planner.MINUTES_PER_DEAL
+        if minutes < 1:
+            raise CommandError("--minutes-per-deal must be at least 1")
+        result = planner.plan(n, limit=options["limit"], seats=options.get("seats"))
         if options["json"]:
-            self.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False))
+            self.stdout.write(json.dumps(result.as_dict(minutes), ensure_ascii=False))
         else:
-            self.stdout.write(render_plan(result))
+            self.stdout.write(render_plan(result, minutes))
 
 
 # --- text rendering ---------------------------------------------------------------------
@@ -174,33 +211,162 @@ def render_metrics(m: dict) -> str:
     )
 
 
-def _room_text(room: dict) -> str:
+# --- the plan: one name per movement, the ranking and the legend -------------------------
+
+#: Each of planner.RANKING's steps in words, in its order.
+RANKING_WORDS = {
+    "set_repeats": "nobody plays a set twice",
+    "compared": "every deal is compared (each set is played at two tables or more)",
+    "coverage": "more pairs of players meet (coverage)",
+    "rooms": "fewer rooms",
+    "pauses": "fewer pauses",
+    "skips": "fewer skips",
+    "kind": "prime rule, then special scheme, then skip procedure",
+    "shape": "larger rooms, tables of 4 before 3, fewer tables",
+}
+
+LEGEND = """\
+Movements (one name each, as on the planner page):
+  prime rule          T tables, T prime ≥ 5 (5, 7, 11, 13…), of 3 or 4 players: each
+                      round N stays, E moves +1 table, S +2, W −2, the sets −1; every two
+                      players of different lines meet exactly once, same-line players never
+  skip procedure      any T ≥ 4 tables: as the prime rule, but in a round where a line
+                      would meet a set it has played, it moves one table further (a skip)
+  special scheme for N
+                      the seed's fixed routes for N participants (8, 9, 12, 13, 16, 18, 24),
+                      tables of 4; the schemes for 9, 13 and 18 have pauses
+Columns:
+  rooms               rooms, each with its own movement and clock; players of different
+                      rooms never meet (33 = 24 + 9 gives the players per room)
+  tables × seats      tables of each room × players per table
+  rounds, deals       rounds of a full session and deals a table plays (rounds × deals per
+                      set; a set has one deal per player of the table); min–max over rooms
+  length              playing time h:mm of the longest room at --minutes-per-deal; the
+                      moves between rounds are not counted
+  pauses              player-rounds of rest, summed over all players
+  skips               extra table moves of the skip procedure, summed over the lines
+  coverage            pairs of players who meet at least once / all pairs
+  notes               what defeats a duplicate session: set repeats (a player meets a set
+                      again), one-table deals (nothing to compare their results with)
+"""
+
+
+def ranking_text(codes=planner.RANKING) -> str:
+    steps = "; ".join(f"{i}. {RANKING_WORDS[code]}" for i, code in enumerate(codes, 1))
+    return f"Ranking, best first: {steps}."
+
+
+def movement_name(room: dict) -> str:
     if room["kind"] == "scheme":
-        return f"scheme {room['participants']} ({room['tables']} tables, {room['rounds']} rounds)"
-    return (
-        f"{room['kind']} {room['tables']} tables × {room['seats']} "
-        f"({room['participants']} participants, {room['rounds']} rounds)"
-    )
+        return f"special scheme for {room['participants']}"
+    return {"prime": "prime rule", "skip": "skip procedure"}[room["kind"]]
 
 
-def render_plan(result: planner.Plan) -> str:
-    doc = result.as_dict()
+def _option_name(option: dict) -> str:
+    names: dict[str, int] = {}
+    for room in option["rooms"]:
+        names[movement_name(room)] = names.get(movement_name(room), 0) + 1
+    return " + ".join(name if k == 1 else f"{k} × {name}" for name, k in names.items())
+
+
+def _span(values) -> str:
+    low, high = min(values), max(values)
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def _clock(minutes: int) -> str:
+    return f"{minutes // 60}:{minutes % 60:02d}"
+
+
+def _room_text(room: dict) -> str:
+    return f"{movement_name(room)}, {room['tables']} tables of {room['seats']}"
+
+
+def _one_room_text(doc: dict) -> list[str]:
+    """Why no single room seats N, and the nearest counts one room seats."""
+    one = doc["one_room"]
+    if one["fits"]:
+        return []
+    n, seats = doc["participants"], one["seats"]
+    sizes = "3 or 4" if seats is None else str(seats)
+    counts = ", ".join(map(str, one["scheme_counts"])) or "none"
+    if one["reason"] == "indivisible":
+        why = (
+            f"{n} is divisible by neither 3 nor 4"
+            if seats is None
+            else f"{n} is not divisible by {seats}"
+        )
+    else:
+        least = 4 * (3 if seats is None else seats)
+        why = f"{n} is fewer than 4 tables of {least // 4} ({least} players)"
+    lines = [
+        f"No single room: one room is 4 tables or more of {sizes} players (prime rule or "
+        f"skip procedure) or a special scheme (for {counts}); {why}, and there is no "
+        f"special scheme for {n}."
+    ]
+    near = [
+        f"{r['participants']} ({r['participants'] - n:+d}): {_room_text(r)}"
+        + (" (with pauses)" if r["metrics"]["pauses"] else "")
+        for r in (one["below"], one["above"])
+        if r
+    ]
+    if near:
+        lines.append("Nearest counts one room seats: " + "; ".join(near) + ".")
+    return lines
+
+
+def render_plan(result: planner.Plan, minutes_per_deal: int = planner.MINUTES_PER_DEAL) -> str:
+    doc = result.as_dict(minutes_per_deal)
+    only = f" at tables of {result.seats} only" if result.seats else ""
     if not doc["options"]:
         near = " or ".join(str(m) for m in doc["nearest"])
-        return f"{result.participants} participants: no exact seating; nearest: {near}"
-    lines = [f"{result.participants} participants: best {len(doc['options'])} options"]
+        lines = [f"{result.participants} participants{only}: no exact seating; nearest: {near}"]
+        return "\n".join(lines + [textwrap.fill(line, 88) for line in _one_room_text(doc)])
+    lines = [
+        f"{result.participants} participants{only}: best {len(doc['options'])} options",
+        textwrap.fill(ranking_text(doc["ranking"]), 88),
+        *(textwrap.fill(line, 88) for line in _one_room_text(doc)),
+        "",
+    ]
+    header = (
+        "  #", "movement", "rooms", "tables × seats", "rounds", "deals", "length",
+        "pauses", "skips", "coverage", "notes",
+    )  # fmt: skip
+    rows = [header]
     for i, option in enumerate(doc["options"], 1):
-        m = option["metrics"]
-        rooms = " + ".join(_room_text(r) for r in option["rooms"])
-        flags = []
+        m, rooms = option["metrics"], option["rooms"]
+        notes = []
         if m["set_repeats"]:
-            flags.append(f"{m['set_repeats']} set repeats")
+            notes.append(f"{m['set_repeats']} set repeats")
         if not m["every_deal_compared"]:
-            flags.append("some deals played at one table only")
-        if m["pauses"]:
-            flags.append(f"{m['pauses']} pauses")
-        if m["skips"]:
-            flags.append(f"{m['skips']} skip" + ("s" if m["skips"] != 1 else ""))
-        note = ("; " + ", ".join(flags)) if flags else ""
-        lines.append(f"{i:>3}. {rooms} — coverage {m['coverage'] * 100:.1f} %{note}")
+            notes.append("one-table deals")
+        rows.append(
+            (
+                f"{i:>3}",
+                _option_name(option),
+                str(len(rooms))
+                + (
+                    ": " + " + ".join(str(r["participants"]) for r in rooms)
+                    if len(rooms) > 1
+                    else ""
+                ),
+                " + ".join(f"{r['tables']} × {r['seats']}" for r in rooms),
+                _span([r["rounds"] for r in rooms]),
+                _span([r["deals"] for r in rooms]),
+                _clock(m["session"]["minutes"]),
+                str(m["pauses"]),
+                str(m["skips"]),
+                f"{m['coverage'] * 100:.1f} %",
+                ", ".join(notes),
+            )
+        )
+    widths = [max(len(row[c]) for row in rows) for c in range(len(header))]
+    numeric = {0, 4, 5, 6, 7, 8, 9}
+    for row in rows:
+        cells = [
+            cell.rjust(widths[c]) if c in numeric else cell.ljust(widths[c])
+            for c, cell in enumerate(row)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    lines += ["", f"Length at {minutes_per_deal} min per deal.", LEGEND.rstrip()]
     return "\n".join(lines)
