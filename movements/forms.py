@@ -95,6 +95,29 @@ class PlanChooseForm(forms.Form):
         return self.plan["options"][self.cleaned_data["option"]]
 
 
+class PlanSeatsForm(forms.Form):
+    """The planner's «seats per table» choice, a GET parameter: any, only 3 or only 4."""
+
+    seats = forms.TypedChoiceField(
+        label=_("Seats per table"),
+        choices=[("", _("any")), ("3", _("only 3")), ("4", _("only 4"))],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, data=None, **kwargs):
+        # An address without ?seats= is the choice «any», not an unbound form.
+        super().__init__({"seats": ""} | (data.dict() if data else {}), **kwargs)
+        self.fields["seats"].error_messages["invalid_choice"] = _(
+            "Seats per table are 3 or 4, not %(value)s: all options are shown."
+        )
+
+    def chosen_seats(self) -> int | None:
+        return self.cleaned_data.get("seats")
+
+
 class _EntryChoice(forms.ModelChoiceField):
     def label_from_instance(self, entry):
         parts = [entry.full_name]

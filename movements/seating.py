@@ -192,9 +192,11 @@ def _custom_schedule(scheme: Scheme):
         return None
 
 
-def event_plan(event, participants: int | None = None) -> dict:
+def event_plan(event, participants: int | None = None, *, seats: int | None = None) -> dict:
     """The planner's options for the event's playing players, best first, with the
     director's own schemes for that count merged in; ``nearest`` when none seats N.
+    ``seats`` (3 or 4) keeps only options whose tables all seat that many; ``one_room``
+    says why no single room seats N, and the nearest counts one room seats.
 
     With earlier sessions (docs/game.md §6.4) the options also seat the session «by lines»
     (each line of the last session a room of its own, or lines joined or split as the
@@ -203,12 +205,12 @@ def event_plan(event, participants: int | None = None) -> dict:
     """
     playing = playing_in_order(event)
     n = len(playing) if participants is None else participants
-    result = planner.plan(n)
+    result = planner.plan(n, seats=seats)
     options = [(option, None) for option in result.options]
     customs: dict[int, engine.Schedule] = {}
     for scheme in Scheme.objects.filter(owner=event.owner_id, participants=n).order_by("pk"):
         schedule = _custom_schedule(scheme)
-        if schedule is None:
+        if schedule is None or seats not in (None, schedule.seats):
             continue
         customs[scheme.pk] = schedule
         options.append((planner.option_of([planner.scheme_summary(schedule, scheme.pk)]), None))
@@ -226,7 +228,8 @@ def event_plan(event, participants: int | None = None) -> dict:
                     rooms.append(room)
                     members.append((group, people[first : first + room.participants]))
                     first += room.participants
-            options.append((planner.option_of(rooms), members))
+            if seats is None or all(room.seats == seats for room in rooms):
+                options.append((planner.option_of(rooms), members))
         if not groupings:
             by_lines_reason = by_lines_refusal({line: len(m) for line, m in lines.items()})
     docs = []
@@ -248,10 +251,16 @@ def event_plan(event, participants: int | None = None) -> dict:
     for index, (doc, _key) in enumerate(docs):
         doc["index"] = index
         out.append(doc)
+    one_room = planner.one_room(n, seats=seats).as_dict(event.minutes_per_deal)
+    if any(len(doc["rooms"]) == 1 for doc in out):  # a director's own scheme seats N alone
+        one_room |= {"fits": True, "reason": ""}
     plan = {
         "participants": n,
         "options": out,
         "nearest": [] if out else list(result.nearest),
+        "seats": seats,
+        "ranking": (["first_meetings"] if history.last_session else []) + list(planner.RANKING),
+        "one_room": one_room,
     }
     if history.last_session:
         plan["history"] = {

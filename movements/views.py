@@ -26,7 +26,7 @@ from events.models import Room, Session, Table
 from events.params import query_errors, query_int
 from events.qr import qr_svg
 from movements import cards, engine, planner, schemes, seating, services
-from movements.forms import PlanChooseForm, SchemeForm, SubstituteForm
+from movements.forms import PlanChooseForm, PlanSeatsForm, SchemeForm, SubstituteForm
 from movements.models import Scheme
 
 PAPERS = ("a4", "a5")
@@ -50,6 +50,26 @@ def kind_label(kind: str) -> str:
         return kind
 
 
+def movement_name(room: dict) -> str:
+    """The one name a room's movement goes by on every page: the prime rule, the skip
+    procedure, the special scheme for N (its participant count, not the scheme's long
+    description), or the director's own scheme by its name."""
+    if room.get("kind") == "scheme":
+        if room.get("scheme_id"):
+            return _("your scheme «%(name)s»") % {"name": room.get("name", "")}
+        return _("special scheme for %(n)d") % {"n": room.get("participants", 0)}
+    return kind_label(room.get("kind", ""))
+
+
+def option_name(option: dict) -> str:
+    """The option's movement: its rooms' names, identical rooms counted once («2 × …»)."""
+    names = Counter(movement_name(r) for r in option["rooms"])
+    return " + ".join(
+        name if times == 1 else _("%(times)d × %(name)s") % {"times": times, "name": name}
+        for name, times in names.items()
+    )
+
+
 def room_line(room: dict) -> str:
     tables, seats, rounds = room.get("tables"), room.get("seats"), room.get("rounds")
     shape = ngettext(
@@ -61,15 +81,12 @@ def room_line(room: dict) -> str:
             "%(tables)d tables of up to %(seats)d players",
             tables,
         ) % {"tables": tables, "seats": seats}
-    text = _("%(kind)s — %(shape)s, %(rounds)s, %(participants)d participants") % {
-        "kind": kind_label(room.get("kind", "")),
+    return _("%(kind)s — %(shape)s, %(rounds)s, %(participants)d participants") % {
+        "kind": movement_name(room),
         "shape": shape,
         "rounds": ngettext("%(n)d round", "%(n)d rounds", rounds) % {"n": rounds},
         "participants": room.get("participants", 0),
     }
-    if room.get("name"):
-        text += f" — «{room['name']}»"
-    return text
 
 
 def meetings_line(histogram: dict) -> str:
@@ -179,6 +196,19 @@ def length_figures(option: dict, minutes_per_deal: int, now) -> list[tuple[str, 
     return [(_("Session length"), value, ""), (_("Session ends"), ends, "")]
 
 
+def room_shape(room: dict) -> str:
+    """«11 tables of 3»: how many tables and how many players each."""
+    tables = room.get("tables", 0)
+    return ngettext("%(tables)d table of %(seats)d", "%(tables)d tables of %(seats)d", tables) % {
+        "tables": tables,
+        "seats": room.get("seats", 0),
+    }
+
+
+def _single_option(options: list[dict]) -> dict | None:
+    return next((o for o in options if len(o["rooms"]) == 1), None)
+
+
 def _option_ref(options: list[dict], kind: str) -> str:
     """« (option k)» for the first one-room option of ``kind``, if the list has one."""
     found = next(
@@ -188,10 +218,10 @@ def _option_ref(options: list[dict], kind: str) -> str:
 
 
 def count_reason(participants: int, options: list[dict]) -> str:
-    """Why this count cannot have one room on the prime rule, and what it can have instead
-    ("" when a prime room seats it)."""
+    """Why one room seats this count, but not on the prime rule ("" when a prime room
+    seats it, or no single room does: :func:`one_room_reason` says why then)."""
     single = planner.single_rooms(participants)
-    if single["prime"] or not options:
+    if single["prime"] or not options or _single_option(options) is None:
         return ""
     n = {"n": participants}
     parts = [
@@ -204,24 +234,114 @@ def count_reason(participants: int, options: list[dict]) -> str:
     if single["skip"]:
         tables, seats = single["skip"][0]
         parts.append(
-            _("One room needs the skip procedure: %(tables)d tables × %(seats)d players%(ref)s.")
-            % {"tables": tables, "seats": seats, "ref": _option_ref(options, "skip")}
+            _("One room is possible: %(movement)s, %(shape)s%(ref)s.")
+            % {
+                "movement": kind_label("skip"),
+                "shape": room_shape({"tables": tables, "seats": seats}),
+                "ref": _option_ref(options, "skip"),
+            }
         )
     if single["scheme"]:
         parts.append(
-            _("One room is possible on the special scheme for %(n)d%(ref)s.")
-            % (n | {"ref": _option_ref(options, "scheme")})
-        )
-    if not single["skip"] and not single["scheme"]:
-        parts.append(
-            _(
-                "Nor does the skip procedure (4 tables or more, of 3 or 4 players), and "
-                "there is no special scheme for %(n)d: one room cannot seat them, so they "
-                "are split into rooms."
-            )
-            % n
+            _("One room is possible: %(movement)s%(ref)s.")
+            % {
+                "movement": movement_name({"kind": "scheme", "participants": participants}),
+                "ref": _option_ref(options, "scheme"),
+            }
         )
     return " ".join(parts)
+
+
+def one_room_reason(one_room: dict, participants: int) -> str:
+    """One sentence: why no single room seats ``participants`` ("" when one does), from the
+    planner's reason code and the table sizes and scheme counts it allows."""
+    if one_room.get("fits", True):
+        return ""
+    seats, counts = one_room.get("seats"), one_room.get("scheme_counts", [])
+    words = {"n": participants, "counts": ", ".join(map(str, counts)), "seats": seats}
+    if seats is None:
+        if one_room["reason"] == "indivisible":
+            return (
+                ngettext(
+                    "No prime number of tables (5, 7, 11, 13…), nor any other number of "
+                    "tables from 4 up on the skip procedure, holds exactly %(n)d player at 3 "
+                    "or 4 per table: %(n)d is divisible by neither 3 nor 4, and the special "
+                    "schemes are for %(counts)s players only — one room cannot seat them.",
+                    "No prime number of tables (5, 7, 11, 13…), nor any other number of "
+                    "tables from 4 up on the skip procedure, holds exactly %(n)d players at 3 "
+                    "or 4 per table: %(n)d is divisible by neither 3 nor 4, and the special "
+                    "schemes are for %(counts)s players only — one room cannot seat them.",
+                    participants,
+                )
+                % words
+            )
+        return (
+            _(
+                "One room needs at least 4 tables of 3 or 4 players (12 players or more) or a "
+                "special scheme, and the special schemes are for %(counts)s players only — "
+                "one room cannot seat %(n)d."
+            )
+            % words
+        )
+    words["least"] = 4 * seats
+    if counts:
+        schemes = _("or a special scheme (for %(counts)s players)") % words
+    else:
+        schemes = _("(no special scheme has tables of %(seats)d)") % words
+    words["schemes"] = schemes
+    if one_room["reason"] == "indivisible":
+        return (
+            _(
+                "With tables of %(seats)d only, one room is 4 tables or more of %(seats)d "
+                "players %(schemes)s, and %(n)d is not divisible by %(seats)d: one room cannot "
+                "seat them."
+            )
+            % words
+        )
+    return (
+        _(
+            "With tables of %(seats)d only, one room is 4 tables or more of %(seats)d players "
+            "(%(least)d players or more) %(schemes)s: one room cannot seat %(n)d."
+        )
+        % words
+    )
+
+
+def one_room_alternative(one_room: dict, participants: int) -> str:
+    """The nearest smaller and larger counts one room seats, each with its best movement
+    ("" when one room seats the count, or none is near)."""
+    if one_room.get("fits", True):
+        return ""
+    parts = []
+    for room in (one_room.get("below"), one_room.get("above")):
+        if not room:
+            continue
+        count, diff = room["participants"], room["participants"] - participants
+        words = {
+            "count": count,
+            "diff": abs(diff),
+            "movement": movement_name(room),
+            "shape": room_shape(room),
+        }
+        if diff < 0:
+            text = ngettext(
+                "%(count)d player (%(diff)d fewer) — %(movement)s, %(shape)s",
+                "%(count)d players (%(diff)d fewer) — %(movement)s, %(shape)s",
+                count,
+            )
+        else:
+            text = ngettext(
+                "%(count)d player (%(diff)d more) — %(movement)s, %(shape)s",
+                "%(count)d players (%(diff)d more) — %(movement)s, %(shape)s",
+                count,
+            )
+        text %= words
+        if room.get("metrics", {}).get("pauses"):
+            text += " " + _("(with pauses)")
+        parts.append(text)
+    if not parts:
+        return ""
+    return _("One room seats the nearest counts: %(counts)s.") % {"counts": "; ".join(parts)}
 
 
 def split_reason(option: dict, options: list[dict], participants: int) -> str:
@@ -231,15 +351,16 @@ def split_reason(option: dict, options: list[dict], participants: int) -> str:
         return ""
     sizes = " + ".join(str(r["participants"]) for r in rooms)
     parts = [f"{participants} = {sizes}."]
-    single = planner.single_rooms(participants)
-    if single["prime"]:
-        tables, seats = single["prime"][0]
+    single = _single_option(options)
+    if single is not None:
+        room = single["rooms"][0]
         parts.append(
-            _(
-                "One room would do too: the prime rule, "
-                "%(tables)d tables × %(seats)d players%(ref)s."
-            )
-            % {"tables": tables, "seats": seats, "ref": _option_ref(options, "prime")}
+            _("One room would do too: %(movement)s, %(shape)s (option %(number)d).")
+            % {
+                "movement": movement_name(room),
+                "shape": room_shape(room),
+                "number": single["index"] + 1,
+            }
         )
     parts.append(
         _("Each room has its own movement and clock; players of different rooms never meet.")
@@ -353,6 +474,147 @@ def _percent(value: float) -> str:
     return f"{value * 100:.1f}".rstrip("0").rstrip(".")
 
 
+def clock_text(minutes: int) -> str:
+    """A length as h:mm (1:39), as a clock shows it."""
+    hours, rest = divmod(minutes, 60)
+    return f"{hours}:{rest:02d}"
+
+
+def _room_span(rooms: list[dict], figure) -> str:
+    return _spread({"min": min(figure(r) for r in rooms), "max": max(figure(r) for r in rooms)})
+
+
+def _room_deals(room: dict) -> int:
+    return room.get("deals", room["rounds"] * room.get("deals_per_set", room["seats"]))
+
+
+def _promise_texts(option: dict) -> list[str]:
+    """What the option promises, in the planner's words turned into ours (its codes)."""
+    kept = set(option.get("promises", ()))
+    rooms = option["rooms"]
+    texts = []
+    if "other_lines_once" in kept:
+        texts.append(_("every player meets every player of the other lines exactly once"))
+    if "every_set" in kept:
+        if len(rooms) == 1:
+            sets = rooms[0]["rounds"]
+            texts.append(
+                ngettext(
+                    "every player plays all %(count)d set: every deal of the session",
+                    "every player plays all %(count)d sets: every deal of the session",
+                    sets,
+                )
+                % {"count": sets}
+            )
+        else:
+            texts.append(_("every player plays every set of his room"))
+    if "no_set_repeats" in kept and "every_set" not in kept:
+        texts.append(_("nobody plays a set twice"))
+    if "every_deal_compared" in kept:
+        texts.append(
+            _("every deal is compared (tables per deal: %(tables)s)")
+            % {"tables": _spread(_tables_per_deal(option))}
+        )
+    if "no_pauses" in kept:
+        texts.append(_("no pauses: everybody plays every round"))
+    if "no_skips" in kept and all(r.get("kind") != "scheme" for r in rooms):
+        texts.append(_("no skips: the lines move the same way every round"))
+    return texts
+
+
+def _flag_texts(option: dict) -> list[str]:
+    """What defeats a duplicate session: a set played twice, a deal nobody can compare."""
+    m, texts = option["metrics"], []
+    if m.get("set_repeats"):
+        texts.append(
+            ngettext(
+                "%(count)d time a player meets a set again",
+                "%(count)d times a player meets a set again",
+                m["set_repeats"],
+            )
+            % {"count": m["set_repeats"]}
+        )
+    if not m.get("every_deal_compared", True):
+        texts.append(_("some deals have nothing to compare with: one table plays them"))
+    return texts
+
+
+def _warning_texts(option: dict) -> list[str]:
+    """What the option does not promise, said plainly."""
+    m, texts = option["metrics"], _flag_texts(option)
+    if len(option["rooms"]) > 1:
+        texts.append(_("players of different rooms never meet"))
+    if m.get("pauses"):
+        texts.append(
+            ngettext(
+                "%(count)d player-round of rest", "%(count)d player-rounds of rest", m["pauses"]
+            )
+            % {"count": m["pauses"]}
+        )
+    return texts
+
+
+def option_summary(option: dict, minutes_per_deal: int, now) -> dict:
+    """The few figures the planner's card and comparison table show for an option."""
+    rooms = option["rooms"]
+    m = option["metrics"]
+    count = len(rooms)
+    minutes = max(_room_minutes(r, minutes_per_deal) for r in rooms)
+    room_count = ngettext("%(count)d room", "%(count)d rooms", count) % {"count": count}
+    if count > 1:
+        room_count += ": " + " + ".join(str(r["participants"]) for r in rooms)
+    deals_per_set = _room_span(rooms, lambda r: r.get("deals_per_set", r["seats"]))
+    start = timezone.localtime(now)
+    end = start + timedelta(minutes=minutes)
+    ends = date_format(end, "H:i") if end.date() == start.date() else date_format(end, "j E H:i")
+    return {
+        "name": option_name(option),
+        "rooms": room_count,
+        "room_total": count,
+        "tables": " + ".join(room_shape(r) for r in rooms),
+        # «6 × 4 + 2 × 4» breaks only between rooms.
+        "tables_short": " + ".join(f"{r['tables']}\u00a0×\u00a0{r['seats']}" for r in rooms),
+        "rounds": _room_span(rooms, lambda r: r["rounds"]),
+        "deals": _room_span(rooms, _room_deals),
+        "deals_note": _("at each table, %(per_set)s a set") % {"per_set": deals_per_set},
+        "length": clock_text(minutes),
+        "length_note": _("%(minutes)d min per deal (the event's setting)")
+        % {"minutes": minutes_per_deal},
+        "ends": ends,
+        "ends_note": _("if started now (now %(now)s, %(zone)s)")
+        % {"now": date_format(start, "H:i"), "zone": _utc_offset(start)},
+        "pauses": m.get("pauses", 0),
+        "coverage": f"{_percent(m['coverage'])}%",
+        "promises": _promise_texts(option),
+        "warnings": _warning_texts(option),
+        "flags": _flag_texts(option),
+        "first_time": (option.get("meetings") or {}).get("first_time"),
+    }
+
+
+def ranking_text(codes: list[str]) -> str:
+    """The order the options are listed in, from the planner's ranking codes."""
+    words = {
+        "first_meetings": _("most pairs meeting for the first time"),
+        "set_repeats": _("nobody plays a set twice"),
+        "compared": _("every deal is compared"),
+        "coverage": _("more pairs of players meet"),
+        "rooms": _("fewer rooms"),
+        "pauses": _("fewer pauses"),
+        "skips": _("fewer skips"),
+        "kind": _("%(prime)s, then %(scheme)s, then %(skip)s")
+        % {
+            "prime": kind_label("prime"),
+            "scheme": kind_label("scheme"),
+            "skip": kind_label("skip"),
+        },
+        "shape": _("larger rooms and tables of 4 first"),
+    }
+    return _("Ranked by, in turn: %(rules)s.") % {
+        "rules": "; ".join(str(words[c]) for c in codes if c in words)
+    }
+
+
 def _described(plan: dict, minutes_per_deal: int, now) -> list[dict]:
     return [
         {
@@ -363,6 +625,7 @@ def _described(plan: dict, minutes_per_deal: int, now) -> list[dict]:
             if o.get("by_lines")
             else split_reason(o, plan["options"], plan["participants"]),
             "figures": meeting_figures(o) + option_figures(o, minutes_per_deal, now),
+            "summary": option_summary(o, minutes_per_deal, now),
             "max_rounds": o["metrics"]["rounds"]["min"],
             "custom": any(r.get("scheme_id") for r in o["rooms"]),
             "by_lines": bool(o.get("by_lines")),
@@ -406,7 +669,11 @@ def meeting_figures(option: dict) -> list:
 
 @director_event
 def plan(request, event):
-    doc = seating.event_plan(event)
+    # The seats choice is read from the address for the page and for its POST alike (the
+    # form posts to the address it was shown at), so an option's number means the same.
+    seats_form = PlanSeatsForm(request.GET)
+    seats = seats_form.chosen_seats() if seats_form.is_valid() else None
+    doc = seating.event_plan(event, seats=seats)
     next_number = services.next_session_number(event)
     form = PlanChooseForm(request.POST or None, plan=doc, next_number=next_number)
     if request.method == "POST" and form.is_valid():
@@ -429,14 +696,22 @@ def plan(request, event):
             )
             return redirect("director:session", pk=event.pk, number=session.number)
     unnumbered = event.entries.active().filter(number__isnull=True).count()
+    described = _described(doc, event.minutes_per_deal, timezone.now())
     return render(
         request,
         "movements/plan.html",
         {
             "event": event,
             "plan": doc,
-            "options": _described(doc, event.minutes_per_deal, timezone.now()),
+            "options": described,
+            "recommended": described[0] if described else None,
+            "others": described[1:],
             "count_reason": count_reason(doc["participants"], doc["options"]),
+            "one_room_reason": one_room_reason(doc["one_room"], doc["participants"]),
+            "one_room_alternative": one_room_alternative(doc["one_room"], doc["participants"]),
+            "ranking": ranking_text(doc["ranking"]),
+            "seats_form": seats_form,
+            "seats": seats,
             "history": doc.get("history"),
             "form": form,
             "sessions": _sessions(event),

@@ -148,17 +148,18 @@ def test_the_planner_shows_the_options_for_20_players_with_prime_5_by_4_first(
     page = director_client.get(plan_url(event), **EN).content.decode()
     assert "20 playing players" in page
     assert page.count('name="option"') >= 2
-    first = page.index("Option 1")
-    assert page.index("prime rule — 5 tables × 4 players, 5 rounds, 20 participants") > first
-    assert page.index("Option 2") > page.index("prime rule — 5 tables × 4 players")
+    best = page[page.index('id="recommended"') : page.index('id="other-options"')]
+    assert "Recommended: option 1" in best and 'class="plan-name">prime rule<' in best
+    assert "prime rule — 5 tables × 4 players, 5 rounds, 20 participants" in best
+    assert page.index('id="row-1"') > page.index('id="other-options"')
     for text in (
         "Coverage",
         "79% of all pairs of players meet",
         "never: 40 pairs",
         "1 time: 150 pairs",
     ):
-        assert text in page, text
-    assert "none: nobody plays a set twice" in page and "5; every deal is compared" in page
+        assert text in best, text
+    assert "none: nobody plays a set twice" in best and "5; every deal is compared" in best
     assert "What the figures mean" in page
     assert 'value="0" checked' in page
 
@@ -170,8 +171,11 @@ def test_the_planner_says_why_26_players_are_split_into_two_rooms_of_13(director
         page.index('id="why-rooms"') : page.index("</section>", page.index('id="why-rooms"'))
     ]
     assert "Ни при каком простом числе столов (5, 7, 11, 13…)" in why
-    assert "ровно 26 игроков" in why and "особой схемы на 26 нет" in why
-    best = page[page.index('for="option-0"') : page.index('for="option-1"')]
+    assert "ровно 26 игроков" in why and "26 не делится ни на 3, ни на 4" in why
+    assert "одной комнатой их не рассадить" in why
+    assert "24 игрока (на 2 меньше) — процедура пропуска, 6 столов по 4" in why
+    assert "27 игроков (на 1 больше) — процедура пропуска, 9 столов по 3" in why
+    best = page[page.index('for="option-0"') : page.index('id="why-rooms"')]
     assert "26 = 13 + 13." in best
     assert "копии одних и тех же комплектов" in best
     # Tables per deal counts the twin room: the 13 scheme's table 1 is compared with the other.
@@ -187,7 +191,7 @@ def test_a_split_of_a_count_one_prime_room_seats_points_to_that_room(director_cl
     add_players(event, 20)
     page = director_client.get(plan_url(event), **EN).content.decode()
     assert 'id="why-rooms"' not in page
-    assert "One room would do too: the prime rule, 5 tables × 4 players (option 1)." in page
+    assert "One room would do too: prime rule, 5 tables of 4 (option 1)." in page
 
 
 def test_the_session_length_follows_the_events_minutes_per_deal(director_client, event):
@@ -465,11 +469,12 @@ def test_the_planner_offers_the_directors_own_scheme_and_seats_it(director_clien
     )
     scheme = scheme_create(director, name="Своя", data=custom)
     page = director_client.get(plan_url(event), **EN).content.decode()
-    assert "your scheme" in page and "«Своя»" in page
+    assert "your scheme «Своя»" in page
+    # The row (or the card) that names the scheme carries the radio that chooses it.
     index = next(
-        i
-        for i, o in enumerate(page.split('name="option"')[1:])
-        if "«Своя»" in o.split("</label>")[0]
+        int(re.search(r'id="option-(\d+)"', part).group(1))
+        for part in re.split(r'(?=<tr id="row-)|(?=<label class="card option)', page)
+        if "«Своя»" in part and 'name="option"' in part
     )
     response = director_client.post(plan_url(event), choose(event, option=index))
     assert response.status_code == 302
