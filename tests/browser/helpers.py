@@ -34,8 +34,7 @@ def new_event_with_players(page, name: str, date: str, csv_file, count: int):
     page.get_by_role("link", name="Импорт CSV").click()
     page.get_by_label("Файл CSV (UTF-8 или Windows-1251)").set_input_files(str(csv_file))
     page.get_by_role("button", name="Просмотр").click()
-    whom = "игрока" if count % 10 == 1 and count % 100 != 11 else "игроков"  # «добавить кого»
-    page.get_by_role("button", name=f"Добавить {count} {whom}").click()
+    page.get_by_role("button", name=f"Добавить в турнир: {count} {players_word(count)}").click()
     expect(page.get_by_text(f"Добавлено {count} {players_word(count)}.")).to_be_visible()
     return Event.objects.get(name=name)
 

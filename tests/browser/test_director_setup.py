@@ -50,7 +50,7 @@ def test_a_director_creates_an_event_and_imports_30_players(
     expect(page.get_by_text("(Windows-1251): 30 игроков")).to_be_visible()
     expect(page.locator("#preview tbody tr")).to_have_count(30)
     shot(page, "director-import-preview")
-    page.get_by_role("button", name="Добавить 30 игроков").click()
+    page.get_by_role("button", name="Добавить в турнир: 30 игроков").click()
     expect(page.get_by_text("Добавлено 30 игроков.")).to_be_visible()
 
     event = Event.objects.get(name="Кубок Арбата")

@@ -1,6 +1,7 @@
 """Reading pasted lists and CSV files of players."""
 
 import pytest
+from django.utils import translation
 
 from events import roster
 
@@ -63,7 +64,10 @@ def test_it_refuses_unknown_columns_and_names_them():
     with pytest.raises(roster.RosterError) as caught:
         roster.parse_csv("Фамилия;Имя;Рейтинг\nИванов;Иван;1500\n")
     assert "«Рейтинг»" in str(caught.value)
-    assert "Фамилия" in str(caught.value)
+    assert "«Last name», «First name»" in str(caught.value)  # English headers work too
+    with translation.override("ru"), pytest.raises(roster.RosterError) as russian:
+        roster.parse_csv("Фамилия;Имя;Рейтинг\nИванов;Иван;1500\n")
+    assert "«Фамилия», «Имя»" in str(russian.value)
 
 
 def test_it_refuses_a_header_without_name_columns():
