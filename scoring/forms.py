@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from events.cards import RANKS, SUIT_LETTERS
@@ -207,40 +210,71 @@ class AdjustmentForm(forms.Form):
         apply_service_error(self, error)
 
 
-SEAT_SCORE_CHOICES = [("", _("as for the table")), *Adjustment.Score.choices]
+#: A seat's own score: the scores by their signs (the table's select above says each in
+#: words), so that four of them fit side by side on a phone.
+SEAT_SCORE_CHOICES = [("", _("as for the table")), ("A+", "A+"), ("A", "A"), ("A-", "A−")]
+
+#: The director's pages list a table's seats round it: W N E S (N E S at a table of three).
+SEATS = ("W", "N", "E", "S")
 
 
-def _score_label(value: str, label) -> str:
-    return f"{value} — {label}"
+def score_choices():
+    """«A — average» …: made when a form is, so in the language of its request."""
+    return [(v, format_lazy("{} — {}", v, label)) for v, label in Adjustment.Score.choices]
+
+
+@dataclass(frozen=True)
+class RoundTable:
+    """One table of a round as the whole-table form offers it: its number, the seats taken
+    in that round (W N E S order) and the active seats of each deal of its set (a dealer at
+    a table of four sits his deal out: he gets no score on it)."""
+
+    number: int
+    seats: str
+    deals: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return str(_("Table %(number)s") % {"number": self.number})
+
+    def as_dict(self) -> dict:
+        return {
+            "number": self.number,
+            "label": self.label,
+            "seats": self.seats,
+            "deals": list(self.deals),
+        }
+
+
+class _TableField(forms.TypedChoiceField):
+    """A select of the round's tables; which tables those are is the form's check
+    (:meth:`TableAdjustmentForm.clean_table`), which names the round."""
+
+    def valid_value(self, value):
+        return True
 
 
 class TableAdjustmentForm(forms.Form):
     """Artificial scores for a whole table in one round (a table that did not play, a fouled
     set): one score for every seated player on every deal he plays, or on one deal; a seat
-    may get its own. Every default is a valid choice."""
+    may get its own. Every default is a valid choice. The table is one of the round's
+    (``tables``: round id → its :class:`RoundTable` list); only its seats are offered, and
+    on one deal only the seats that play it (static/js/adjustments.js follows a change of
+    round, table or deal; without it the service names what does not fit)."""
 
     round = forms.TypedChoiceField(label=_("Round"), coerce=int)
-    table = forms.IntegerField(
+    table = _TableField(
         label=_("Table"),
-        min_value=1,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1}),
+        coerce=int,
         error_messages={
-            "required": _("Type the table's number."),
-            "invalid": _("The table's number is a whole number, e.g. 3."),
-            "min_value": _("The table's number is a whole number, e.g. 3."),
+            "required": _("Choose the table from the list."),
+            "invalid_choice": _("Choose the table from the list."),
         },
     )
-    deal = forms.TypedChoiceField(
-        label=_("Deals"),
-        coerce=int,
-        required=False,
-        empty_value=None,
-        choices=[("", _("every deal of the set"))]
-        + [(n, _("deal %(n)d of the set only") % {"n": n}) for n in (1, 2, 3, 4)],
-    )
+    deal = forms.TypedChoiceField(label=_("Deals"), coerce=int, required=False, empty_value=None)
     score = forms.ChoiceField(
         label=_("Artificial score for the table"),
-        choices=[(v, _score_label(v, label)) for v, label in Adjustment.Score.choices],
+        choices=score_choices,
         initial=Adjustment.Score.AVERAGE,
     )
     reason = forms.CharField(
@@ -249,10 +283,25 @@ class TableAdjustmentForm(forms.Form):
         help_text=_("The players see it, e.g. «the table did not play the round»."),
     )
 
-    def __init__(self, *args, rounds, **kwargs):
+    def __init__(self, *args, rounds, tables: dict[int, list[RoundTable]], **kwargs):
         super().__init__(*args, **kwargs)
+        self.tables = tables
+        self.rounds = {r.pk: r for r in rounds}
         many_rooms = len({r.room_id for r in rounds}) > 1
         self.fields["round"].choices = [(r.pk, round_label(r, many_rooms)) for r in rounds]
+        self.fields["round"].widget.attrs["data-adjust-round"] = ""
+        self.fields["table"].widget.attrs["data-adjust-table"] = ""
+        self.fields["deal"].widget.attrs["data-adjust-deal"] = ""
+        in_round = tables.get(self._chosen_int("round"), [])
+        if not self.is_bound and in_round and "table" not in self.initial:
+            self.initial["table"] = in_round[0].number
+        self.fields["table"].choices = [(t.number, t.label) for t in in_round]
+        # Deal 4 only if some table plays a set of four (static/js/adjustments.js hides it
+        # for a table of three; without it the server names the set that has no deal 4).
+        count = max((len(t.deals) for found in tables.values() for t in found), default=4)
+        self.fields["deal"].choices = [("", _("every deal of the set"))] + [
+            (n, _("deal %(n)d of the set only") % {"n": n}) for n in range(1, count + 1)
+        ]
         for position in SEATS:
             self.fields[f"score_{position}"] = forms.ChoiceField(
                 label=_("Seat %(position)s") % {"position": position},
@@ -260,11 +309,58 @@ class TableAdjustmentForm(forms.Form):
                 choices=SEAT_SCORE_CHOICES,
             )
 
+    def _chosen(self, name: str):
+        if self.is_bound:
+            return self.data.get(self.add_prefix(name))
+        return self.initial.get(name, self.fields[name].initial)
+
+    def _chosen_int(self, name: str) -> int | None:
+        value = str(self._chosen(name) if self._chosen(name) is not None else "").strip()
+        return int(value) if value.isascii() and value.isdigit() else None
+
+    def chosen_table(self) -> RoundTable | None:
+        """The table the form is about now (typed or prefilled), if it is one of the round's."""
+        number = self._chosen_int("table")
+        return next(
+            (t for t in self.tables.get(self._chosen_int("round"), []) if t.number == number),
+            None,
+        )
+
+    def offered_seats(self) -> str:
+        """The seats the form offers: the chosen table's (on one deal, those that play it);
+        every seat while no table is chosen."""
+        table = self.chosen_table()
+        if table is None:
+            return "".join(SEATS)
+        deal = self._chosen_int("deal")
+        if deal is not None and 1 <= deal <= len(table.deals):
+            return "".join(p for p in table.seats if p in table.deals[deal - 1])
+        return table.seats
+
+    def layout_json(self) -> str:
+        """Every round's tables for static/js/adjustments.js."""
+        return json.dumps(
+            {str(r): [t.as_dict() for t in found] for r, found in self.tables.items()},
+            separators=(",", ":"),
+        )
+
     def seat_fields(self):
-        return [self[f"score_{p}"] for p in SEATS]
+        """(field, offered) of each seat, W N E S: the page hides the seats not offered."""
+        offered = self.offered_seats()
+        return [(self[f"score_{p}"], p in offered) for p in SEATS]
 
     def main_fields(self):
         return [self[name] for name in ("round", "table", "deal", "score")]
+
+    def clean_table(self):
+        number = self.cleaned_data.get("table")
+        rnd = self.rounds.get(self.cleaned_data.get("round"))
+        if rnd is not None and self.chosen_table() is None:
+            raise ValidationError(
+                _("No table %(table)s plays in round %(round)d: choose one from the list.")
+                % {"table": number, "round": rnd.number}
+            )
+        return number
 
     def seat_scores(self) -> dict[str, str]:
         return {p: self.cleaned_data.get(f"score_{p}") or "" for p in SEATS}
@@ -272,9 +368,6 @@ class TableAdjustmentForm(forms.Form):
     def apply(self, error: ValidationError) -> None:
         """The service's problems next to their fields (``scores.N`` → ``score_N``)."""
         apply_service_error(self, error, _score_field)
-
-
-SEATS = ("W", "N", "E", "S")
 
 
 def _score_field(name: str) -> str:

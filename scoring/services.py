@@ -1139,6 +1139,12 @@ def adjustments_table_create(
                 }
             elif given not in Adjustment.Score.values:
                 errors[key] = _("Choose A+, A or A−.")
+            elif deal is not None and position not in deal.active_seats:
+                # The dealer at a table of four sits his deal out (docs/game.md): a score
+                # for his seat on that deal alone would silently give nothing.
+                errors[key] = _(
+                    "%(position)s deals deal %(n)d and sits it out: that seat gets no score on it."
+                ) % {"position": position, "n": deal.number}
             else:
                 per_seat[position] = given
         if deal is not None and deal.board_set_id != play.board_set_id:

@@ -18,11 +18,12 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from events.access import director_event
+from events.boards import set_layout
 from events.models import Round, Seat
 from events.params import query_errors, query_int
 from events.services import event_set_results_public
 from scoring import boxes, disclosure, display, services
-from scoring.forms import AdjustmentForm, TableAdjustmentForm
+from scoring.forms import AdjustmentForm, RoundTable, TableAdjustmentForm
 from scoring.models import Adjustment, Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 
@@ -379,6 +380,30 @@ def _event_rounds(event) -> list[Round]:
     )
 
 
+def _round_tables(event) -> dict[int, list[RoundTable]]:
+    """Each round's tables for the whole-table form: the seats taken at each (from the
+    round's seats) and its set's deals' active seats (``events.boards``), in two queries."""
+    taken: dict[tuple[int, int], set[str]] = {}
+    for round_id, table, position in (
+        Seat.objects.filter(round__room__session__event=event, table__isnull=False)
+        .order_by()
+        .values_list("round_id", "table__number", "position")
+    ):
+        taken.setdefault((round_id, table), set()).add(position)
+    found: dict[int, list[RoundTable]] = {}
+    for round_id, table, players in (
+        _plays(event)
+        .order_by("round_id", "table__number")
+        .values_list("round_id", "table__number", "board_set__players")
+    ):
+        deals = tuple(
+            "".join(s.value for s in layout.active_seats) for layout in set_layout(players)
+        )
+        seats = "".join(p for p in TABLE_ORDER if p in taken.get((round_id, table), ()))
+        found.setdefault(round_id, []).append(RoundTable(table, seats, deals))
+    return found
+
+
 def _table_form_initial(event, rounds, wanted) -> dict:
     """Prefill from ``?play=<id>`` (the table-round page links here); else the round on the
     clock (or the latest one started)."""
@@ -438,7 +463,9 @@ def adjustment_list(request, event):
     scores at once."""
     rounds = _event_rounds(event)
     form = TableAdjustmentForm(
-        rounds=rounds, initial=_table_form_initial(event, rounds, query_int(request.GET, "play"))
+        rounds=rounds,
+        tables=_round_tables(event),
+        initial=_table_form_initial(event, rounds, query_int(request.GET, "play")),
     )
     return _adjustments_page(request, event, form)
 
@@ -448,7 +475,7 @@ def adjustment_list(request, event):
 def adjustments_table(request, event):
     """One artificial score for a whole table-round (or one of its deals), in one write."""
     rounds = _event_rounds(event)
-    form = TableAdjustmentForm(request.POST, rounds=rounds)
+    form = TableAdjustmentForm(request.POST, rounds=rounds, tables=_round_tables(event))
     if form.is_valid():
         c = form.cleaned_data
         try:

@@ -1,6 +1,8 @@
 """Artificial scores for a whole table-round in one action: the service, the director's page
 and the API agree; defaults are valid; bad input names its field; nothing half-saved."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -135,8 +137,9 @@ def test_the_page_offers_valid_defaults_and_one_post_scores_the_whole_table(
 @pytest.mark.parametrize(
     "fields,field,text",
     [
-        ({"table": "9"}, "table", "No table 9 plays in round 1"),
-        ({"table": ""}, "table", "Type the table's number."),
+        ({"table": "9"}, "table", "No table 9 plays in round 1: choose one from the list."),
+        ({"table": ""}, "table", "Choose the table from the list."),
+        ({"table": "три"}, "table", "Choose the table from the list."),
         ({"reason": ""}, "reason", "This field is required."),
         ({"score": "B"}, "score", "Select a valid choice"),
         ({"deal": "7"}, "deal", "Select a valid choice"),
@@ -156,6 +159,82 @@ def test_bad_input_is_named_on_its_field_and_kept(
     form = response.context["table_form"]
     assert field in form.errors and text in " ".join(form.errors[field])
     assert form["reason"].value() == _form(play, **fields)["reason"]
+    assert not Adjustment.objects.exists()
+
+
+def _offered(body: str) -> str:
+    """The seats whose own-score field the page shows (not ``hidden``), W N E S order."""
+    found = re.findall(r'<div class="field[^"]*" data-seat="([WNES])"( hidden)?>', body)
+    return "".join(seat for seat, hidden in found if not hidden)
+
+
+def _table_options(body: str) -> list[str]:
+    select = re.search(r'<select name="table"[^>]*>(.*?)</select>', body, re.S)
+    assert select, "the table is chosen from a list"
+    return re.findall(r'<option value="(\d+)"', select.group(1))
+
+
+def test_a_table_of_three_offers_its_three_seats_and_the_rounds_tables_in_a_list(
+    director_client, session15
+):
+    play = play_of(session15, 2, 4)
+    url = reverse("director:adjustments", args=[session15.event.pk]) + f"?play={play.pk}"
+    body = director_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert _offered(body) == "NES" and "Seat W" not in re.sub(
+        r'<div[^>]* data-seat="W" hidden>.*?</div>', "", body, flags=re.S
+    )
+    assert _table_options(body) == ["1", "2", "3", "4", "5"]
+    assert re.search(r'<option value="4" selected>Table 4</option>', body)
+    assert 'name="table" type="number"' not in body and 'type="number" name="table"' not in body
+    # A set of three has no deal 4: no table of the event plays one.
+    deal = re.search(r'<select name="deal"[^>]*>(.*?)</select>', body, re.S).group(1)
+    assert re.findall(r'<option value="(\d*)"', deal) == ["", "1", "2", "3"]
+
+
+def test_a_table_of_four_offers_four_seats_and_on_one_deal_not_its_dealer(
+    director_client, session20
+):
+    play = play_of(session20, 1, 2)
+    url = reverse("director:adjustments", args=[session20.event.pk]) + f"?play={play.pk}"
+    body = director_client.get(url).content.decode()
+    assert _offered(body) == "WNES"
+    dealer = deal_of(play, 2).dealer
+    response = director_client.post(
+        reverse("director:adjustments_table", args=[session20.event.pk]),
+        _form(play, deal="2", **{f"score_{dealer}": "A+"}),
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400
+    errors = response.context["table_form"].errors
+    assert errors[f"score_{dealer}"] == [
+        f"{dealer} deals deal 2 and sits it out: that seat gets no score on it."
+    ]
+    body = response.content.decode()
+    # The seat with the error stays in sight; the other seats of deal 2 are offered.
+    assert _offered(body) == "WNES"
+    assert not Adjustment.objects.exists()
+    again = director_client.post(
+        reverse("director:adjustments_table", args=[session20.event.pk]),
+        _form(play, deal="2", reason=""),
+    )
+    assert _offered(again.content.decode()) == "".join(
+        p for p in "WNES" if p in deal_of(play, 2).active_seats
+    )
+
+
+def test_the_api_refuses_a_score_for_the_dealer_on_his_deal(director_client, session20):
+    play = play_of(session20, 1, 1)
+    dealer = deal_of(play, 1).dealer
+    response = director_client.post(
+        reverse("scoring-adjustment-table", args=[session20.event.pk]),
+        {"play": play.pk, "deal": 1, "score": "A", "scores": {dealer: "A-"}, "reason": "x"},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400
+    assert response.json()[f"scores.{dealer}"] == [
+        f"{dealer} deals deal 1 and sits it out: that seat gets no score on it."
+    ]
     assert not Adjustment.objects.exists()
 
 
