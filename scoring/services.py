@@ -136,6 +136,11 @@ class Checked:
     def essence(self) -> dict:
         return essence(self.deal)
 
+    @property
+    def passed_out(self) -> bool:
+        """Everybody passed: nothing is at stake, every player scores 0."""
+        return self.deal.contract is rules.Contract.PASSED
+
 
 def essence(deal: rules.Deal) -> dict:
     """What makes two sheets «the same result»: contract, declarer, trump, the defenders'
