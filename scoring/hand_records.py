@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.utils.translation import pgettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from events import cards
 from events.dealing import deal_cards, session_deals
@@ -177,23 +178,33 @@ def session_text(event: Event, session: Session, *, shows=None) -> str:
     every = session_deals(session)
     deals = [d for d in every if d.cards and (shows is None or shows(d))]
     families = len({d.board_set.family for d in every}) > 1
+    # The comments are in the reader's language, like every other file's header; the data
+    # lines are the same in every language.
     lines = [
         f"% {event.name}",
-        f"% Session {session.number}",
-        "% Format: <set>.<deal> <PPN>; PPN = hands of the active seats in speaking order "
-        "(first hand first), then the talon.",
-        "% PPN alphabet: 1-8 spades 7..A, 9-G diamonds, H-O hearts, P-W clubs.",
+        f"% {session}",
+        "% "
+        + _(
+            "Format: <set>.<deal> <PPN>; PPN = hands of the active seats in speaking order "
+            "(first hand first), then the talon."
+        ),
+        "% " + _("PPN alphabet: 1-8 spades 7..A, 9-G diamonds, H-O hearts, P-W clubs."),
     ]
     layouts = sorted(
         {(d.board_set.players, d.number, d.active_seats, d.talon_pocket) for d in deals}
     )
     for players, number, seats, pocket in layouts:
         lines.append(
-            f"% {players} players, deal {number}: {' '.join(seats)}, then the talon "
-            f"(pocket {pocket})"
+            "% "
+            + ngettext(
+                "%(players)d player, deal %(number)d: %(seats)s, then the talon (pocket %(pocket)s)",
+                "%(players)d players, deal %(number)d: %(seats)s, then the talon (pocket %(pocket)s)",
+                players,
+            )
+            % {"players": players, "number": number, "seats": " ".join(seats), "pocket": pocket}
         )
     if families:
-        lines.append("% Several families of sets (twin rooms): <family>/<set>.<deal>.")
+        lines.append("% " + _("Several families of sets (twin rooms): <family>/<set>.<deal>."))
     for deal in deals:
         code = f"{deal.board_set.family}/{deal.code}" if families else deal.code
         lines.append(f"{code} {deal.cards}")

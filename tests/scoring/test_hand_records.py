@@ -194,7 +194,8 @@ def test_the_ppn_text_export_has_one_line_a_deal(client, event, dealt):
     session = Session.objects.get(pk=dealt.pk)
     play_out(session)
     event_set_results_public(event, True)
-    answer = client.get(reverse("public:session_hands_txt", args=[event.slug, session.number]))
+    url = reverse("public:session_hands_txt", args=[event.slug, session.number])
+    answer = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert answer["Content-Type"].startswith("text/plain")
     lines = answer.content.decode().splitlines()
     assert lines[0] == f"% {event.name}"
@@ -211,6 +212,13 @@ def test_the_ppn_text_export_has_one_line_a_deal(client, event, dealt):
         assert re.fullmatch(r"\d+\.\d [1-9A-W]{32}", line), line
         code, ppn = line.split()
         assert stored[code] == ppn
+    # A Russian reader gets the comments in Russian and the very same data lines.
+    russian = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode().splitlines()
+    assert russian[1] == "% Сессия 1"
+    assert "% 3 игрока, сдача 2: E S N, затем прикуп (карман W)" in russian
+    comments = [line for line in russian[1:] if line.startswith("%")]
+    assert comments and all(re.search("[а-я]", line) for line in comments)
+    assert [line for line in russian if not line.startswith("%")] == data
 
 
 # --- dealing sheets -------------------------------------------------------------------------
