@@ -8,6 +8,27 @@ from django.utils.translation import gettext_lazy as _
 
 from movements.schemes import validate_scheme
 
+#: What each built-in scheme is, in the reader's language: the fixture's ``name`` is the
+#: Russian one (the command line prints it); the pages show these.
+BUILTIN_NAMES = {
+    8: _("8 participants: 2 tables, one set for both tables"),
+    9: _("9 participants: 2 tables and a pause, one set for both tables"),
+    12: _("12 participants: 3 tables, each table with its own set"),
+    13: _(
+        "13 participants: 3 tables and a pause; table 1 on its own, tables 2 and 3 share one set"
+    ),
+    16: _("16 participants: two groups of 8 (tables 1–2 and 3–4)"),
+    18: _("18 participants: two groups of 9 (tables 1–2 and 3–4)"),
+    24: _("24 participants: two groups of 12 (tables 1–3 and 4–6), sets 1+4, 2+5, 3+6"),
+}
+
+
+def builtin_title(participants: int, name: str = "") -> str:
+    """A built-in scheme's name in the reader's language (``name``, the fixture's, for a
+    count the catalogue does not know)."""
+    found = BUILTIN_NAMES.get(participants)
+    return str(found) if found is not None else name or f"{participants}"
+
 
 class Scheme(models.Model):
     """A special movement scheme: routes of seats per group, fixed seats, shared sets.

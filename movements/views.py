@@ -27,7 +27,7 @@ from events.params import query_errors, query_int
 from events.qr import qr_svg
 from movements import cards, engine, planner, schemes, seating, services
 from movements.forms import PlanChooseForm, PlanSeatsForm, SchemeForm, SubstituteForm
-from movements.models import Scheme
+from movements.models import Scheme, builtin_title
 
 PAPERS = ("a4", "a5")
 
@@ -944,7 +944,7 @@ def _scheme_balance(data: dict) -> dict:
 def scheme_list(request):
     own = Scheme.objects.filter(owner=request.user).order_by("participants", "name")
     builtin = [
-        {"participants": n, "name": data.get("name", "")}
+        {"participants": n, "title": builtin_title(n, data.get("name", ""))}
         for n, data in sorted(schemes.load_schemes().items())
     ]
     return render(request, "movements/scheme_list.html", {"schemes": own, "builtin": builtin})
