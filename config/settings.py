@@ -305,9 +305,12 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- API ------------------------------------------------------------------------------
 REST_FRAMEWORK = {
+    # Token first: DRF answers a request without credentials 401 with the first class's
+    # «WWW-Authenticate: Token» (the session class has no such header, so it would be 403);
+    # the order decides nothing else — each class only reads its own credentials.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": [

@@ -342,7 +342,7 @@ def test_the_api_refuses_the_wrong_actor(client, other_client, session15):
     payload = {"play": play.pk, "score": "A", "reason": "x"}
     assert (
         client.post(_api(session15.event), payload, content_type="application/json").status_code
-        == 403
+        == 401
     )
     assert (
         other_client.post(
