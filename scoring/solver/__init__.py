@@ -2,13 +2,18 @@
 
 Given the cards of three seats, the declarer and the trump, :func:`solve` tells how many
 tricks the declarer takes when every player sees every card and plays his best: the
-declarer to take the most, the defenders (both, or a lone whister) the fewest. With a
-talon the declarer first takes it and discards the best two. :func:`deal_table` answers a
-whole ten-card deal: each of the three seats as declarer, in each trump, with and without
-the talon. The rules of play are docs/game.md §2.5.
+declarer to take the most (at мизер the fewest), the defenders (both, or a lone whister)
+the other way. With a talon the declarer first takes it and discards the best two.
+:func:`deal_table` answers a whole ten-card deal: each of the three seats as declarer, in
+each strain, with and without the talon.
+
+One engine for every game: the game hands it its :class:`PlayRules` — the duty to beat
+the card led or not, who leads the first trick, whether БК and мизер are played, whether
+a lone whister plays alone. :data:`AUSTRIAN_PLAY` (the default: docs/game.md §2.5) and
+:data:`RUSSIAN_PLAY` (shared/design/russian-game.md, «The play»).
 
 Cards are the ints of :mod:`events.cards` (``suit * 8 + rank``), seats the letters
-W N E S, trumps the names of :data:`events.cards.SUIT_NAMES`.
+W N E S, trumps the names of :data:`events.cards.SUIT_NAMES` and ``"notrump"``.
 
 Pure: imports nothing from Django (the engine is compiled by numba when it is installed).
 """
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
@@ -25,11 +31,65 @@ from events.cards import DECK_SIZE, HAND_SIZE, SUIT_NAMES, TALON_SIZE, card_name
 from scoring.solver import engine
 from scoring.solver.messages import PositionError, Problems
 
-__all__ = ["PositionError", "SEATS", "deal_table", "discard_order", "solve"]
+__all__ = [
+    "AUSTRIAN_PLAY",
+    "MISERE",
+    "NOTRUMP",
+    "RUSSIAN_PLAY",
+    "PlayRules",
+    "PositionError",
+    "SEATS",
+    "deal_table",
+    "discard_order",
+    "solve",
+]
 
 #: The seats, clockwise.
 SEATS = "WNES"
 _SEAT_LETTERS = tuple(SEATS)
+#: The strain without a trump (БК), and мизер's column of a whole table.
+NOTRUMP = "notrump"
+MISERE = "misere"
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    """A game's rules of play, as the solver needs them.
+
+    - ``beat_led``: following suit, a player must beat the card led if he can (Austrian);
+      without it any card of the suit will do (Russian);
+    - ``declarer_leads``: the declarer leads the first trick (Austrian); otherwise the
+      position names its leader — first hand, whatever the contract (Russian);
+    - ``notrump``: БК (no trump) is a strain;
+    - ``misere``: мизер is played (the declarer undertakes to take no trick);
+    - ``lone_defence``: a lone whister may play alone, his partner's cards out of play
+      (Austrian); otherwise the defence is always both hands (Russian: a lone whister
+      plays his partner's cards too).
+    """
+
+    beat_led: bool = True
+    declarer_leads: bool = True
+    notrump: bool = False
+    misere: bool = False
+    lone_defence: bool = True
+
+    @property
+    def strains(self) -> tuple[str, ...]:
+        """The trumps a contract may have: the suits, and ``notrump`` where it is played."""
+        return (*SUIT_NAMES, NOTRUMP) if self.notrump else tuple(SUIT_NAMES)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The columns of a whole table: the strains, and ``misere`` where it is played."""
+        return (*self.strains, MISERE) if self.misere else self.strains
+
+
+#: The seed's Austrian game (docs/game.md §2.5): the solver's default.
+AUSTRIAN_PLAY = PlayRules()
+#: The Russian game's play, Сочи, Ленинград and Ростов alike (russian-game.md «The play»).
+RUSSIAN_PLAY = PlayRules(
+    beat_led=False, declarer_leads=False, notrump=True, misere=True, lone_defence=False
+)
 
 _lock = threading.Lock()
 _state: dict[str, object] = {"gen": 0, "tables": None}
@@ -53,6 +113,10 @@ def check_position(
     defence: str = "both",
     talon: Sequence[int] | None = None,
     problems: Problems | None = None,
+    *,
+    rules: PlayRules = AUSTRIAN_PLAY,
+    leader: str | None = None,
+    misere: bool = False,
 ) -> None:
     """Every rule of a position, by field; raises :class:`PositionError` (or adds to
     ``problems`` when given). ``declarer`` and ``trump`` both None: a whole-table deal."""
@@ -65,8 +129,9 @@ def check_position(
         seats = [s for s in SEATS if s in hands]
         if (declarer is None) != (trump is None):
             if declarer is None:
-                p.add("declarer", "declarer_missing")
-            else:
+                if "declarer" not in p:
+                    p.add("declarer", "declarer_missing")
+            elif "trump" not in p and "contract" not in p:  # a contract stands for a trump
                 p.add("trump", "trump_missing")
         elif declarer is None:
             if "hands" not in p and any(len(hands[s]) != HAND_SIZE for s in seats):
@@ -82,13 +147,35 @@ def check_position(
                 p.add("declarer", "seat", value=declarer)
             elif declarer not in hands and len(seats) == 3:
                 p.add("declarer", "declarer_seat", seats=", ".join(seats))
-            if "trump" not in p and trump not in SUIT_NAMES:
-                p.add("trump", "choice", value=trump, choices=", ".join(SUIT_NAMES))
+            if "trump" not in p and trump not in rules.strains:
+                p.add("trump", "choice", value=trump, choices=", ".join(rules.strains))
             defenders = [s for s in seats if s != declarer]
-            if defence != "both" and (defence not in defenders or declarer not in hands):
+            if defence != "both" and not rules.lone_defence:
+                p.add("defence", "both_defend")
+            elif defence != "both" and (defence not in defenders or declarer not in hands):
                 p.add("defence", "defence_seat", value=defence, seats=", ".join(defenders))
+            if misere and not rules.misere:
+                p.add("contract", "no_misere")
+        _check_leader(hands, seats, declarer, defence, leader, rules, p)
     if own:
         p.raise_if_any()
+
+
+def _check_leader(hands, seats, declarer, defence, leader, rules: PlayRules, p: Problems):
+    if rules.declarer_leads:
+        if leader is not None:
+            p.add("leader", "declarer_leads")
+        return
+    alone = defence != "both" and rules.lone_defence
+    in_play = [s for s in seats if not alone or s in (declarer, defence)]
+    if leader is None:
+        p.add("leader", "leader_missing", seats=", ".join(in_play))
+    elif "leader" in p:
+        pass
+    elif not isinstance(leader, str) or leader not in _SEAT_LETTERS:
+        p.add("leader", "seat", value=leader)
+    elif leader not in in_play and len(seats) == 3:
+        p.add("leader", "leader_seat", seats=", ".join(in_play))
 
 
 def _check_hands(hands, talon, p: Problems) -> None:
@@ -149,36 +236,70 @@ def _table(seats: Sequence[str], out: int):
     return nxt, 2 if out >= 0 else 3
 
 
-def discard_order(cards: Sequence[int], trump: int) -> list[tuple[int, int]]:
-    """Every pair of ``cards`` in the fixed order in which discards are tried and chosen:
-    the cheapest first — by the sum of the two cards' ranks (7 = 0 … A = 7, a trump 8
-    more), then by card number (S7 = 0 … HA = 31)."""
+def _suit(trump: str) -> int:
+    return engine.NOTRUMP if trump == NOTRUMP else SUIT_NAMES.index(trump)
+
+
+def discard_order(cards: Sequence[int], trump: int, misere: bool = False) -> list[tuple[int, int]]:
+    """Every pair of ``cards`` in the fixed order in which discards are tried and chosen,
+    by the sum of the two cards' worth — the rank (7 = 0 … A = 7), a trump 8 more
+    (``trump`` a suit 0–3, or 4: none) — then by card number (S7 = 0 … HA = 31): the
+    cheapest first, or at мизер the dearest first (what a мизер declarer sheds)."""
 
     def worth(card: int) -> int:
         return card % 8 + (8 if card // 8 == trump else 0)
 
     ordered = sorted(cards)
     pairs = [(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
-    return sorted(pairs, key=lambda ab: (worth(ab[0]) + worth(ab[1]), ab))
+    sign = -1 if misere else 1
+    return sorted(pairs, key=lambda ab: (sign * (worth(ab[0]) + worth(ab[1])), ab))
 
 
-def _solve_cell(hands_arr, nxt, nplay, decl, trump, talon_mask, tables):
-    """(tricks without the talon, (tricks with it, discard)) for one declarer and trump;
+@dataclass(frozen=True)
+class _Cell:
+    """One declarer and strain of a position, ready for the engine."""
+
+    hands: np.ndarray
+    nxt: np.ndarray
+    nplay: int
+    decl: int
+    trump: int
+    beat: int
+    maxd: int
+    leader: int
+
+
+def _solve_cell(cell: _Cell, talon_mask: int, tables):
+    """(tricks without the talon, (tricks with it, discard)) for one declarer and strain;
     the second is None when ``talon_mask`` is 0."""
     keys, bounds, buf, frames, gen = tables
-    plain = int(engine.value(hands_arr, nxt, nplay, decl, trump, 0, keys, bounds, buf, frames, gen))
+    arr = cell.hands
+    rules = (cell.nxt, cell.nplay, cell.decl, cell.trump, cell.beat, cell.maxd, cell.leader)
+    left = int(engine.popcount(arr[cell.decl]))
+    plain = int(engine.value(arr, *rules, 0, left, keys, bounds, buf, frames, gen))
     if not talon_mask:
         return plain, None
-    own = int(hands_arr[decl])
+    own = int(arr[cell.decl])
     full = own | talon_mask
     cards = [c for c in range(DECK_SIZE) if full >> c & 1]
-    pairs = discard_order(cards, trump)
+    pairs = discard_order(cards, cell.trump, misere=not cell.maxd)
     masks = np.array([(1 << a) | (1 << b) for a, b in pairs], dtype=np.int64)
     best, choice = engine.best_discard(
-        hands_arr, nxt, nplay, decl, trump, full, masks, plain, keys, bounds, buf, frames, gen
+        arr, *rules, full, masks, plain, keys, bounds, buf, frames, gen
     )
-    hands_arr[decl] = own
+    arr[cell.decl] = own
     return plain, (int(best), pairs[int(choice)])
+
+
+def _cell(hands, seats, declarer, trump, defence, rules: PlayRules, leader, misere) -> _Cell:
+    decl = seats.index(declarer)
+    out = -1
+    if defence != "both":
+        out = next(i for i, s in enumerate(seats) if s not in (declarer, defence))
+    nxt, nplay = _table(seats, out)
+    arr = np.array([0 if i == out else _mask(hands[s]) for i, s in enumerate(seats)], np.int64)
+    first = decl if rules.declarer_leads else seats.index(leader)
+    return _Cell(arr, nxt, nplay, decl, _suit(trump), int(rules.beat_led), int(not misere), first)
 
 
 def solve(
@@ -187,43 +308,53 @@ def solve(
     trump: str,
     defence: str = "both",
     talon: Sequence[int] | None = None,
+    *,
+    rules: PlayRules = AUSTRIAN_PLAY,
+    leader: str | None = None,
+    misere: bool = False,
 ) -> tuple[int, tuple[int, int] | None]:
     """The declarer's tricks against the best defence, and his discard (the first best in
     :func:`discard_order`; None without a talon). ``defence`` is ``"both"`` or the seat of
-    a lone whister (the other defender's cards are then out of play)."""
-    check_position(hands, declarer, trump, defence, talon)
+    a lone whister (the other defender's cards are then out of play), where ``rules``
+    allow it. ``leader`` leads the first trick where the declarer does not (``rules``).
+    ``misere``: the declarer plays to take the fewest tricks (мизер has ``trump``
+    ``"notrump"``), and his discard is the one that leaves him the fewest."""
+    check_position(
+        hands, declarer, trump, defence, talon, rules=rules, leader=leader, misere=misere
+    )
     seats = [s for s in SEATS if s in hands]
-    decl = seats.index(declarer)
-    out = -1
-    if defence != "both":
-        out = next(i for i, s in enumerate(seats) if s not in (declarer, defence))
-    nxt, nplay = _table(seats, out)
-    arr = np.array([0 if i == out else _mask(hands[s]) for i, s in enumerate(seats)], np.int64)
-    suit = SUIT_NAMES.index(trump)
+    cell = _cell(hands, seats, declarer, trump, defence, rules, leader, misere)
     with _lock, engine.quiet():
-        plain, with_talon = _solve_cell(
-            arr, nxt, nplay, decl, suit, _mask(talon) if talon is not None else 0, _tables()
-        )
+        plain, with_talon = _solve_cell(cell, _mask(talon) if talon is not None else 0, _tables())
     if with_talon is None:
         return plain, None
     return with_talon
 
 
-def deal_table(hands: Mapping[str, Sequence[int]], talon: Sequence[int]) -> dict:
-    """A ten-card deal's whole table, both defenders playing: seat → trump (suit name) →
-    ``{"talon": n, "no_talon": m}`` — the declarer's tricks when he takes the talon and
-    discards the best two, and when the talon stays out of play."""
-    check_position(hands, None, None, "both", talon)
+def deal_table(
+    hands: Mapping[str, Sequence[int]],
+    talon: Sequence[int],
+    *,
+    rules: PlayRules = AUSTRIAN_PLAY,
+    leader: str | None = None,
+) -> dict:
+    """A ten-card deal's whole table, both defenders playing: seat → column (the strains of
+    ``rules``, then ``misere`` where it is played) → ``{"talon": n, "no_talon": m}`` — the
+    declarer's tricks when he takes the talon and discards the best two (at мизер: the
+    fewest he can be held to), and when the talon stays out of play. ``leader``: first
+    hand, who leads the first trick where the declarer does not (``rules``)."""
+    check_position(hands, None, None, "both", talon, rules=rules, leader=leader)
     seats = [s for s in SEATS if s in hands]
-    nxt, nplay = _table(seats, -1)
-    arr = np.array([_mask(hands[s]) for s in seats], np.int64)
     talon_mask = _mask(talon)
     answer: dict[str, dict[str, dict[str, int]]] = {}
     with _lock, engine.quiet():
         tables = _tables()
-        for decl, seat in enumerate(seats):
+        for seat in seats:
             answer[seat] = {}
-            for suit, name in enumerate(SUIT_NAMES):
-                plain, (best, _) = _solve_cell(arr, nxt, nplay, decl, suit, talon_mask, tables)
-                answer[seat][name] = {"talon": best, "no_talon": plain}
+            for column in rules.columns:
+                misere = column == MISERE
+                trump = NOTRUMP if misere else column
+                cell = _cell(hands, seats, seat, trump, "both", rules, leader, misere)
+                plain, (best, _) = _solve_cell(cell, talon_mask, tables)
+                answer[seat][column] = {"talon": best, "no_talon": plain}
     return answer

@@ -1,5 +1,12 @@
-"""The search itself: null-window tests «can the declarer take at least ``need`` of the
-remaining tricks?» on bitmask hands, with a transposition table at trick boundaries.
+"""The search itself: null-window tests «can the declarer's tricks be made at least ``need``
+of the remaining ones?» on bitmask hands, with a transposition table at trick boundaries.
+
+One engine for every game's play rules (docs/analysis.md): each search takes them as
+arguments — ``beat`` (the duty to beat the card led, Austrian) or not (Russian), the
+``leader`` of the first trick, ``trump`` a suit 0–3 or :data:`NOTRUMP`, and ``maxd``: the
+declarer maximises his tricks (1) or, at мизер, minimises them (0) — the defenders always
+playing the other way. The count is always the declarer's tricks; only who is the
+maximising side changes.
 
 Compiled with numba when it is installed (``cache=True``: compiled once, kept on disk);
 without numba the very same functions run as plain Python (exact, only slower).
@@ -48,6 +55,8 @@ TT_SIZE = 1 << TT_BITS
 TT_PROBES = 4
 MAX_PLY = 40
 MAX_MOVES = 16
+#: ``trump`` of a contract without one (БК, мизер): no card is a trump.
+NOTRUMP = 4
 
 _DEBRUIJN = np.zeros(32, dtype=np.int64)
 for _i in range(32):
@@ -101,6 +110,20 @@ def legal(hand, led, trump):
 
 
 @_jit
+def legal_free(hand, led, trump):
+    """The same without the duty to beat (the Russian game): follow suit with any card of
+    it; void, trump if you can (any trump); else any card. No trump (:data:`NOTRUMP`): a
+    void player plays any card."""
+    if led < 0:
+        return hand
+    same = hand & (0xFF << ((led >> 3) * 8))
+    if same:
+        return same
+    trumps = hand & (0xFF << (trump * 8))
+    return trumps if trumps else hand
+
+
+@_jit
 def _beats(card, winning, trump):
     """Does ``card`` take the trick from the card now winning it?"""
     if (card >> 3) == (winning >> 3):
@@ -134,7 +157,7 @@ def _relative_key(hands, live, leader, decl, trump):
                 code = code * 3 + owner
                 length += 1
         key = key * SUIT_CODES + _OFFSET[length] + code
-    return ((key * 4 + leader) * 4 + decl) * 4 + trump + 1
+    return ((key * 4 + leader) * 4 + decl) * 8 + trump + 1
 
 
 @_jit
@@ -212,10 +235,48 @@ def _store(fr, ply, result, card, tk, tv, gen):
 
 
 @_jit
-def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
-    """Can the declarer take ``need`` of the remaining tricks, ``leader`` to lead? A
-    depth-first search on an explicit stack (``fr``, one frame per ply; ``buf`` holds each
-    ply's moves), ``hands`` changed in place and restored."""
+def _order(c, pos, p, decl, maxd, led, wcard, wp, trump, nxt, nplay):
+    """A move's place in the order of search (lower first). Maximising (the declarer of a
+    suit or БК): taking the trick for one's side first, cheap cards first; leading, high
+    cards first. At мизер: leading, low cards first; the declarer ducks with his highest
+    card under the trick's winner; a defender stays under the declarer's winning card
+    with his highest, plays low while the declarer is still to play, and sheds his highest
+    on a trick the defence has anyway."""
+    rank = c & 7
+    if maxd:
+        if pos == 0:
+            return 7 - rank
+        ours = (wp == decl) == (p == decl)
+        if _beats(c, wcard, trump):
+            score = rank if not ours else 16 + rank
+        else:
+            score = 8 + rank if not ours else rank
+        if (c >> 3) == trump and (led >> 3) != trump:
+            score += 4
+        return score
+    if pos == 0:
+        return rank
+    beats = _beats(c, wcard, trump)
+    if p == decl:
+        return 7 - rank if not beats else 15 - rank
+    if wp == decl:
+        return 7 - rank if not beats else 8 + rank
+    q = p
+    for _ in range(nplay - 1 - pos):
+        q = nxt[q]
+        if q == decl:
+            return rank
+    return 7 - rank
+
+
+@_jit
+def search(hands, nxt, nplay, decl, trump, beat, maxd, leader, need, tk, tv, buf, fr, gen):
+    """Can the declarer's tricks from here be made at least ``need``, ``leader`` to lead?
+    The maximising side is the declarer (``maxd`` 1) or, at мизер, the defenders (0);
+    ``beat``: the duty to beat the card led. A depth-first search on an explicit stack
+    (``fr``, one frame per ply; ``buf`` holds each ply's moves), ``hands`` changed in
+    place and restored."""
+    rules = maxd * 2 + beat
     ply = 0
     fr[0, F_P] = leader
     fr[0, F_POS] = 0
@@ -257,7 +318,7 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
                     ret = wq == decl
                     mode = _RETURN
                     continue
-                key = _relative_key(hands, live, p, decl, trump)
+                key = _relative_key(hands, live, p, decl, trump) * 4 + rules
                 fr[ply, F_KEY] = key
                 packed = _tt_get(tk, tv, key, gen)
                 if packed >= 0:
@@ -284,11 +345,9 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
             wp = fr[ply, F_WP]
             hand = hands[p]
             fr[ply, F_HAND] = hand
-            moves = legal(hand, led, trump)
+            moves = legal(hand, led, trump) if beat else legal_free(hand, led, trump)
             # One card of each run of equivalent cards (no other card still in play
-            # between them), scored for the order of search: taking the trick for one's
-            # side first, cheap cards first.
-            declarer_moves = p == decl
+            # between them), scored for the order of search.
             n = 0
             m = moves
             while m:
@@ -298,17 +357,7 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
                 above = live & (0xFF << ((c >> 3) * 8)) & ~((bit << 1) - 1)
                 if above & -above & moves:
                     continue
-                rank = c & 7
-                if pos == 0:
-                    score = 7 - rank
-                else:
-                    ours = (wp == decl) == declarer_moves
-                    if _beats(c, wcard, trump):
-                        score = rank if not ours else 16 + rank
-                    else:
-                        score = 8 + rank if not ours else rank
-                    if (c >> 3) == trump and (led >> 3) != trump:
-                        score += 4
+                score = _order(c, pos, p, decl, maxd, led, wcard, wp, trump, nxt, nplay)
                 buf[ply, n] = score * 64 + c
                 n += 1
             for i in range(1, n):
@@ -335,7 +384,8 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
             p = fr[ply, F_P]
             i = fr[ply, F_I]
             if i >= fr[ply, F_N]:
-                ret = p != decl
+                # Every move tried: the maximising side found none, the other no refutation.
+                ret = (p == decl) != (maxd == 1)
                 _store(fr, ply, ret, -1, tk, tv, gen)
                 mode = _RETURN
                 continue
@@ -378,8 +428,8 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
             ply -= 1
             p = fr[ply, F_P]
             hands[p] = fr[ply, F_HAND]
-            if ret == (p == decl):
-                # The declarer found a way, or a defender a refutation: this node is done.
+            if ret == ((p == decl) == (maxd == 1)):
+                # The maximising side found a way, or the other a refutation: done here.
                 _store(fr, ply, ret, buf[ply, fr[ply, F_I]] & 63, tk, tv, gen)
             else:
                 fr[ply, F_I] += 1
@@ -387,14 +437,14 @@ def search(hands, nxt, nplay, decl, trump, leader, need, tk, tv, buf, fr, gen):
 
 
 @_jit
-def value(hands, nxt, nplay, decl, trump, low, tk, tv, buf, fr, gen):
-    """The declarer's tricks (he leads), known to be at least ``low``."""
-    left = popcount(hands[decl])
+def value(hands, nxt, nplay, decl, trump, beat, maxd, leader, low, high, tk, tv, buf, fr, gen):
+    """The declarer's tricks under best play (``leader`` to lead), known to lie between
+    ``low`` and ``high``: a binary search of null-window tests."""
     lo = low
-    hi = left
+    hi = high
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if search(hands, nxt, nplay, decl, trump, decl, mid, tk, tv, buf, fr, gen):
+        if search(hands, nxt, nplay, decl, trump, beat, maxd, leader, mid, tk, tv, buf, fr, gen):
             lo = mid
         else:
             hi = mid - 1
@@ -402,18 +452,35 @@ def value(hands, nxt, nplay, decl, trump, low, tk, tv, buf, fr, gen):
 
 
 @_jit
-def best_discard(hands, nxt, nplay, decl, trump, full, pairs, low, tk, tv, buf, fr, gen):
+def best_discard(
+    hands, nxt, nplay, decl, trump, beat, maxd, leader, full, pairs, bound, tk, tv, buf, fr, gen
+):
     """The declarer holds ``full`` (his hand and the talon); ``pairs`` lists the discards
-    (bitmasks) in the fixed order of choice; ``low`` is what one of them is known to
-    reach. Returns (tricks, index of the first best discard in that order)."""
-    best = low
+    (bitmasks) in the fixed order of choice; ``bound`` is what one of them is known to
+    reach (the most tricks when he maximises, the fewest at мизер). Returns (tricks,
+    index of the first best discard in that order)."""
+    best = bound
     choice = -1
     for i in range(pairs.shape[0]):
         hands[decl] = full ^ pairs[i]
-        target = best if choice < 0 else best + 1
-        while search(hands, nxt, nplay, decl, trump, decl, target, tk, tv, buf, fr, gen):
-            best = target
-            choice = i
-            target += 1
+        if maxd:
+            target = best if choice < 0 else best + 1
+            while search(
+                hands, nxt, nplay, decl, trump, beat, maxd, leader, target, tk, tv, buf, fr, gen
+            ):
+                best = target
+                choice = i
+                target += 1
+        else:
+            if choice >= 0 and best == 0:
+                break  # no trick at all: no later discard does better
+            # Held to ``target`` tricks = the defence cannot force ``target + 1``.
+            target = best if choice < 0 else best - 1
+            while target >= 0 and not search(
+                hands, nxt, nplay, decl, trump, beat, maxd, leader, target + 1, tk, tv, buf, fr, gen
+            ):
+                best = target
+                choice = i
+                target -= 1
     hands[decl] = full
     return best, choice

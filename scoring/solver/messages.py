@@ -41,6 +41,37 @@ MESSAGES: dict[str, str] = {
         "the whole table is analysed for a full deal: three hands of 10 cards and the talon"
     ),
     "table_defence": gettext_noop("the whole table is analysed with both defenders playing"),
+    # the game's play rules (the Russian game: first hand leads, both defenders play)
+    "leader_missing": gettext_noop(
+        "give the seat that leads the first trick (first hand), one of: {seats}"
+    ),
+    "leader_seat": gettext_noop("the first trick is led by one of the seats in play: {seats}"),
+    "declarer_leads": gettext_noop(
+        "in this game the declarer leads the first trick: leave out the leader"
+    ),
+    "both_defend": gettext_noop(
+        "in this game both defenders play (a lone whister plays his partner's cards too): "
+        "leave out the defence or give «both»"
+    ),
+    "no_misere": gettext_noop("misere is not played in this game"),
+    "strain_missing": gettext_noop(
+        "give the trump (spades, clubs, diamonds, hearts or notrump) or the contract "
+        "«misere» with the declarer, or leave out all three for the whole table of a deal"
+    ),
+    "declarer_for_strain": gettext_noop(
+        "give the declarer with the trump or the contract, or leave out all three for the "
+        "whole table of a deal"
+    ),
+    "trump_and_contract": gettext_noop(
+        "give the trump or the contract, not both: «{trump}» and «{contract}» disagree"
+    ),
+    "contract": gettext_noop(
+        "«{value}» is not a contract: misere, or a bid from 6S to 10NT (6♠, 7БК)"
+    ),
+    "passed_not_analysed": gettext_noop(
+        "all-pass play (распасы) is not analysed: three players each taking as few tricks "
+        "as he can have no single double-dummy value"
+    ),
 }
 
 
