@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from events.cards import card_name, deal_from_seed
-from scoring.solver import deal_table
+from scoring.solver import RUSSIAN_PLAY, deal_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -170,3 +170,168 @@ def test_not_json_and_empty_input_are_refused():
     assert set(refused(analyse("[" * 100_000, "--json"))) == {"json"}
     run = analyse('{"hands": 5}')
     assert run.returncode != 0 and "Traceback" not in run.stderr and "hands" in run.stdout
+
+
+# --- The Russian game (docs/analysis.md «Russian play rules») ------------------------------
+
+SOCHI = {"game": "sochi"}
+
+
+def test_russian_positions_notrump_misere_and_the_talon():
+    """The literal positions of tests/scoring/test_solver_russian.py, through the command."""
+    positions = [
+        # БК: N cashes SA and S7, the others discard; first hand E would cash his hearts.
+        {
+            "rules": SOCHI,
+            "hands": {"N": ["SA", "S7"], "E": ["H7", "H8"], "S": ["C7", "C8"]},
+            "declarer": "N",
+            "trump": "notrump",
+            "leader": "N",
+        },
+        {
+            "rules": {"game": "leningrad"},
+            "hands": {"N": ["SA", "S7"], "E": ["H7", "H8"], "S": ["C7", "C8"]},
+            "declarer": "n",
+            "trump": "NoTrump",
+            "leader": "e",
+        },
+        # No duty to beat: N plays D7 under E's D8 and keeps DQ over S's DJ.
+        {
+            "rules": {"game": "rostov"},
+            "hands": {"N": ["D7", "DQ"], "E": ["D8", "D9"], "S": ["DJ", "DA"]},
+            "declarer": "N",
+            "trump": "notrump",
+            "leader": "E",
+        },
+        # Мизер: first hand E catches N's bare SA; with the talon N discards S9 and SA.
+        {
+            "rules": SOCHI,
+            "hands": {"N": ["SA", "D7"], "E": ["S7", "D8"], "S": ["S8", "D9"]},
+            "declarer": "N",
+            "contract": "misere",
+            "leader": "E",
+        },
+        {
+            "rules": SOCHI,
+            "hands": {"N": ["SA", "D7"], "E": ["S7", "D8"], "S": ["S8", "D9"]},
+            "declarer": "N",
+            "contract": "мизер",
+            "leader": "E",
+            "talon": ["D10", "S9"],
+        },
+        # A contract stands for its strain; hearts: E ruffs the SA.
+        {
+            "rules": SOCHI,
+            "hands": {"N": ["SA", "S7"], "E": ["H7", "H8"], "S": ["C7", "C8"]},
+            "declarer": "N",
+            "contract": "6H",
+            "trump": "hearts",
+            "leader": "N",
+            "defence": "both",
+        },
+        # «austrian» names today's game: the declarer leads, the card led must be beaten.
+        {
+            "rules": {"game": "austrian"},
+            "hands": {"N": ["D7", "DQ"], "E": ["D8", "D9"], "S": ["DJ", "DA"]},
+            "declarer": "E",
+            "trump": "hearts",
+        },
+    ]
+    assert answered(analyse(positions, "--json")) == [
+        {"tricks": 2},
+        {"tricks": 0},
+        {"tricks": 1},
+        {"tricks": 1},
+        {"tricks": 0, "discard": ["S9", "SA"]},
+        {"tricks": 0},
+        {"tricks": 0},
+    ]
+
+
+def test_a_russian_deal_without_declarer_gets_its_whole_table_with_notrump_and_misere():
+    deal = deal_from_seed("analyse-cli-russian", 1, 1, 1, ("N", "E", "S"))
+    hands = {seat: [card_name(c) for c in hand] for seat, hand in deal.by_seat()}
+    payload = {
+        "rules": SOCHI,
+        "hands": hands,
+        "talon": [card_name(c) for c in deal.talon],
+        "leader": "E",
+    }
+    got = answered(analyse(payload, "--json"))
+    assert got == deal_table(
+        {s: list(h) for s, h in deal.by_seat()},
+        list(deal.talon),
+        rules=RUSSIAN_PLAY,
+        leader="E",
+    )
+    columns = ["spades", "clubs", "diamonds", "hearts", "notrump", "misere"]
+    assert all(list(row) == columns for row in got.values())
+    assert all(row["misere"]["talon"] <= row["misere"]["no_talon"] for row in got.values())
+    readable = analyse(payload)
+    assert readable.returncode == 0 and "БК" in readable.stdout and "мизер" in readable.stdout
+
+
+def test_bad_russian_positions_are_refused_by_field():
+    hands = {"N": ["SA", "S7"], "E": ["SK", "SQ"], "S": ["H7", "H8"]}
+    one = {"rules": SOCHI, "hands": hands, "declarer": "N", "leader": "E"}
+    positions = [
+        {**one, "trump": "notrump", "leader": None},  # 0: no leader
+        {**one, "trump": "notrump", "leader": "W"},  # 1: the leader has no hand
+        {**one, "contract": "passed"},  # 2: распасы
+        {**one, "contract": "7Z"},  # 3: no contract
+        {**one, "contract": "misere", "trump": "spades"},  # 4: both, disagreeing
+        {**one, "trump": "notrump", "defence": "E"},  # 5: a lone whister
+        one,  # 6: neither trump nor contract
+        {"rules": SOCHI, "hands": hands, "trump": "notrump", "leader": "E"},  # 7: no declarer
+        {**one, "rules": {"game": "whist"}, "trump": "notrump"},  # 8: an unknown game
+        {**one, "rules": {"game": "sochi", "ten": "x", "pot": 1}, "trump": "hearts"},  # 9
+        {**one, "rules": "sochi", "trump": "hearts"},  # 10
+        {**one, "rules": {}, "trump": "hearts"},  # 11
+        {**one, "trump": "trumps"},  # 12
+        {"rules": SOCHI, "hands": hands, "talon": ["C7", "C8"], "leader": "E"},  # 13: not 10
+        {**one, "trump": "notrump", "leader": 5},  # 14
+        # 15: Austrian, as today: no leader, no notrump, no contract
+        {"hands": hands, "declarer": "N", "trump": "notrump", "leader": "E", "contract": "6S"},
+    ]
+    errors = refused(analyse(positions, "--json", "--lang", "en"))
+    assert set(errors) == {
+        "0.leader",
+        "1.leader",
+        "2.contract",
+        "3.contract",
+        "4.contract",
+        "5.defence",
+        "6.trump",
+        "7.declarer",
+        "8.rules.game",
+        "9.rules.ten",
+        "9.rules.pot",
+        "10.rules",
+        "11.rules.game",
+        "12.trump",
+        "13.hands",
+        "14.leader",
+        "15.trump",
+        "15.leader",
+        "15.contract",
+    }
+    assert "first hand" in errors["0.leader"]
+    assert "N, E, S" in errors["1.leader"]
+    assert "not analysed" in errors["2.contract"]
+    assert "«7Z» is not a contract" in errors["3.contract"]
+    assert "not both" in errors["4.contract"]
+    assert "both defenders play" in errors["5.defence"]
+    assert "notrump" in errors["6.trump"] and "misere" in errors["6.trump"]
+    assert "sochi, leningrad, rostov" in errors["8.rules.game"]
+    assert "checked, whisted" in errors["9.rules.ten"]
+    assert errors["9.rules.pot"] == "unknown field"
+    assert "notrump" in errors["12.trump"]
+    assert "three hands of 10" in errors["13.hands"]
+    assert "«notrump» is not allowed" in errors["15.trump"]
+    assert errors["15.leader"] == errors["15.contract"] == "unknown field"
+    # In Russian by default, from the catalogue.
+    ru = refused(analyse(positions[:8], "--json"))
+    assert "первая рука" in ru["0.leader"]
+    assert "распасы не анализируются" in ru["2.contract"]
+    assert "обе руки" in ru["5.defence"]
+    assert all(any("а" <= ch <= "я" for ch in text.lower()) for text in ru.values())

@@ -6,6 +6,11 @@ prints (docs/analysis.md).
   ``{"tricks": 7}``, with ``"discard": [two cards]`` when it has a talon.
 - Without ``declarer`` and ``trump``: a ten-card deal and its talon → the whole table,
   seat → trump → ``{"talon": n, "no_talon": m}``.
+- ``"rules": {"game": "sochi" | "leningrad" | "rostov"}``: the Russian game's play — no
+  duty to beat, ``"leader"`` (first hand) leads the first trick, ``"trump": "notrump"``
+  (БК) or ``"contract": "misere"`` (or a bid, ``"7NT"``), both defenders always playing;
+  the whole table has the columns ``notrump`` and ``misere`` too. Without ``rules`` (or
+  with ``"game": "austrian"``) a position is Austrian.
 - A list of positions → a list of answers, in order.
 - A bad position → ``{"errors": {field: rule}}`` (in a list the field is prefixed by the
   position's index, ``1.hands.N``).
@@ -18,10 +23,40 @@ import json
 from collections.abc import Callable
 
 from events.cards import CardError, card_name, parse_card
-from scoring.solver import SEATS, check_position, deal_table, solve
+from scoring.games import AUSTRIAN_GAME, RUSSIAN_GAME, InvalidInput, game_of_json
+from scoring.games.russian import Responsibility, Ten
+from scoring.games.russian.names import Strain, read_contract
+from scoring.solver import (
+    AUSTRIAN_PLAY,
+    NOTRUMP,
+    RUSSIAN_PLAY,
+    SEATS,
+    PlayRules,
+    check_position,
+    deal_table,
+    solve,
+)
 from scoring.solver.messages import PositionError, Problems
 
+#: The fields of an Austrian position (a position without ``rules``), as they always were.
 FIELDS = ("hands", "declarer", "trump", "defence", "talon")
+#: Each game's play rules (``scoring.games.Game.name`` → the solver's rules).
+PLAY_RULES: dict[str, PlayRules] = {
+    AUSTRIAN_GAME.name: AUSTRIAN_PLAY,
+    RUSSIAN_GAME.name: RUSSIAN_PLAY,
+}
+#: The Russian game's options: valid in ``rules``, and no part of the play.
+_RUSSIAN_OPTIONS = {
+    "ten": tuple(t.value for t in Ten),
+    "responsibility": tuple(r.value for r in Responsibility),
+}
+_STRAIN_NAMES = {
+    Strain.SPADES: "spades",
+    Strain.CLUBS: "clubs",
+    Strain.DIAMONDS: "diamonds",
+    Strain.HEARTS: "hearts",
+    Strain.NOTRUMP: NOTRUMP,
+}
 
 
 def shown(value: object) -> str:
@@ -51,6 +86,55 @@ def _seat(value: object) -> object:
     return value.strip().upper() if isinstance(value, str) else value
 
 
+def read_play_rules(data: dict, p: Problems) -> PlayRules:
+    """The play rules of a position: its ``rules.game``'s, Austrian without ``rules``."""
+    if "rules" not in data:
+        return AUSTRIAN_PLAY
+    rules = data["rules"]
+    if not isinstance(rules, dict):
+        p.add("rules", "not_object")
+        return AUSTRIAN_PLAY
+    if "game" not in rules:
+        p.add("rules.game", "required")
+        return AUSTRIAN_PLAY
+    try:
+        game = game_of_json({"rules": rules})
+    except InvalidInput as error:
+        for name, messages in error.problems.by_field.items():
+            p.by_field.setdefault(name, []).extend(messages)
+        return AUSTRIAN_PLAY
+    play = PLAY_RULES[game.name]
+    options = _RUSSIAN_OPTIONS if game is RUSSIAN_GAME else {}
+    for key, value in rules.items():
+        if key == "game":
+            continue
+        if key == "stalingrad" and game is RUSSIAN_GAME:
+            if value is not None and not isinstance(value, bool):
+                p.add("rules.stalingrad", "choice", value=shown(value), choices="true, false")
+        elif key not in options:
+            p.add(f"rules.{key}", "unknown_field")
+        elif value is not None and not (isinstance(value, str) and value in options[key]):
+            p.add(f"rules.{key}", "choice", value=shown(value), choices=", ".join(options[key]))
+    return play
+
+
+def _read_contract(data: dict, trump: object, p: Problems) -> tuple[object, bool]:
+    """(trump, misere) from a ``contract`` (мизер, or a bid: its strain) and ``trump``."""
+    value = data["contract"]
+    contract = read_contract(value)
+    if contract is None:
+        p.add("contract", "contract", value=shown(value))
+        return trump, False
+    if contract.is_passed:
+        p.add("contract", "passed_not_analysed")
+        return trump, False
+    misere = contract.is_misere
+    strain = NOTRUMP if misere else _STRAIN_NAMES[contract.strain]
+    if trump is not None and trump != strain:
+        p.add("contract", "trump_and_contract", trump=shown(trump), contract=shown(value))
+    return strain, misere
+
+
 def read_position(data: object) -> dict[str, object]:
     """The arguments of :func:`scoring.solver.solve` (or, without declarer and trump, of
     :func:`scoring.solver.deal_table`) from a JSON position; :class:`PositionError` with
@@ -59,8 +143,17 @@ def read_position(data: object) -> dict[str, object]:
     if not isinstance(data, dict):
         p.add("position", "not_object")
         p.raise_if_any()
+    play = read_play_rules(data, p)
+    # Broken rules leave the game unknown: every game's fields are welcome, and the
+    # position's own checks (which lean on the rules) wait for the rules to be right.
+    rules_broken = any(name.split(".")[0] == "rules" for name in p.by_field)
+    fields = FIELDS + ("rules",) * ("rules" in data)
+    if rules_broken or not play.declarer_leads:
+        fields += ("leader",)
+    if rules_broken or play.misere:
+        fields += ("contract",)
     for key in data:
-        if key not in FIELDS:
+        if key not in fields:
             p.add(str(key), "unknown_field")
     hands: dict[str, list[int]] = {}
     if "hands" not in data:
@@ -82,15 +175,39 @@ def read_position(data: object) -> dict[str, object]:
     if isinstance(trump, str):
         trump = trump.strip().lower()
     elif trump is not None:
-        p.add("trump", "choice", value=shown(trump), choices="spades, clubs, diamonds, hearts")
+        p.add("trump", "choice", value=shown(trump), choices=", ".join(play.strains))
         trump = "?"
+    misere = False
+    if play.misere and not rules_broken:
+        if data.get("contract") is not None:
+            trump, misere = _read_contract(data, trump, p)
+        # The contract stands for the trump: the pairing with the declarer is worded so.
+        if declarer is None and trump is not None:
+            p.add("declarer", "declarer_for_strain")
+        elif declarer is not None and trump is None and "contract" not in p:
+            p.add("trump", "strain_missing")
+    leader = None
+    if "leader" in fields and data.get("leader") is not None:
+        leader = _seat(data["leader"])
+        if leader not in tuple(SEATS):
+            p.add("leader", "seat", value=shown(data["leader"]))
     defence = data.get("defence", "both")
     if isinstance(defence, str):
         defence = "both" if defence.strip().lower() == "both" else defence.strip().upper()
     else:
         defence = shown(defence)
-    if "hands" in data and isinstance(data["hands"], dict):
-        check_position(hands, declarer, trump, defence, talon, problems=p)
+    if "hands" in data and isinstance(data["hands"], dict) and not rules_broken:
+        check_position(
+            hands,
+            declarer,
+            trump,
+            defence,
+            talon,
+            problems=p,
+            rules=play,
+            leader=leader,
+            misere=misere,
+        )
     p.raise_if_any()
     return {
         "hands": hands,
@@ -98,20 +215,27 @@ def read_position(data: object) -> dict[str, object]:
         "trump": trump,
         "defence": defence,
         "talon": talon,
+        "rules": play,
+        "leader": leader,
+        "misere": misere,
     }
 
 
 def analyse_json(data: object) -> object:
     """One JSON position in, its answer out; raises :class:`PositionError`."""
     position = read_position(data)
+    rules, leader = position["rules"], position["leader"]
     if position["declarer"] is None:
-        return deal_table(position["hands"], position["talon"])
+        return deal_table(position["hands"], position["talon"], rules=rules, leader=leader)
     tricks, discard = solve(
         position["hands"],
         position["declarer"],
         position["trump"],
         position["defence"],
         position["talon"],
+        rules=rules,
+        leader=leader,
+        misere=position["misere"],
     )
     answer: dict[str, object] = {"tricks": tricks}
     if discard is not None:
