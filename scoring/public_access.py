@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.functional import SimpleLazyObject
 
 from events.models import Event
+from scoring.card_address import card_refs
 from scoring.display import figure_unit
 from scoring.progress import event_progress
 
@@ -70,4 +71,6 @@ def base_context(event, preview) -> dict:
         "unit": figure_unit(event.scoring_method),
         "sessions": list(event.sessions.order_by("number")),
         "progress": SimpleLazyObject(lambda: event_progress(event)),
+        # Each player's card address by his number ({% card_url %}), one query when read.
+        "card_refs": SimpleLazyObject(lambda: card_refs(event)),
     }

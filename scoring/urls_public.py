@@ -1,10 +1,13 @@
 """Public results, under /e/<slug>/results/ (shown once the director publishes them)."""
 
-from django.urls import path
+from django.urls import path, register_converter
 
 from events.spreadsheet import file_paths as files
 from scoring import views_hands
 from scoring import views_public as views
+from scoring.card_address import CardRefConverter
+
+register_converter(CardRefConverter, "card")
 
 # Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
@@ -35,6 +38,9 @@ urlpatterns = [
     ),
     path("<slug:slug>/results/deals/<int:deal_pk>/", views.traveller, name="traveller"),
     *files("<slug:slug>/results/deals/<int:deal_pk>", views.traveller_file, "traveller"),
-    path("<slug:slug>/results/players/<int:entry_pk>/", views.card, name="card"),
-    *files("<slug:slug>/results/players/<int:entry_pk>", views.card_file, "card"),
+    path("<slug:slug>/results/cards/<card:ref>/", views.card, name="card"),
+    *files("<slug:slug>/results/cards/<card:ref>", views.card_file, "card"),
+    # The old addresses by the player's id lead to those by his number.
+    path("<slug:slug>/results/players/<int:entry_pk>/", views.card_by_id, name="card_by_id"),
+    *files("<slug:slug>/results/players/<int:entry_pk>", views.card_by_id_file, "card_by_id"),
 ]

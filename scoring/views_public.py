@@ -8,11 +8,13 @@ are not). The director of the event sees them anyway, marked as a preview.
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from events.models import Session
-from scoring import disclosure, exports, hand_records, standings
+from scoring import card_address, disclosure, exports, hand_records, standings
 from scoring.models import Deal
 from scoring.public_access import base_context as _base
 from scoring.public_access import deal_in_play, public_results
@@ -99,13 +101,41 @@ def traveller(request, event, preview, deal_pk):
     return render(request, "scoring/public/traveller.html", _base(event, preview) | extra)
 
 
-@public_results
-def card(request, event, preview, entry_pk):
-    """A player's personal score card: every deal with his result and figure."""
-    entry = _entry(event, entry_pk)
+def _card_entry(event, ref):
+    entry = card_address.entry_by_ref(event, ref)
+    if entry is None:
+        raise Http404(_("No such player in this event."))
+    return entry
+
+
+def _card_page(request, event, preview, entry):
     found = disclosure.card_hide(standings.player_card(entry), disclosure.viewer(request, event))
     extra = {"card": found, "card_hands": hand_records.card_hands(found, event)}
     return render(request, "scoring/public/card.html", _base(event, preview) | extra)
+
+
+@public_results
+def card(request, event, preview, ref):
+    """A player's personal score card: every deal with his result and figure. Addressed by
+    his participant number (``scoring.card_address``)."""
+    return _card_page(request, event, preview, _card_entry(event, ref))
+
+
+def _by_id(event, entry_pk, name: str, **kwargs):
+    """The card's address by number for the old address by id; None for a player with no
+    number (his card stays at the old address)."""
+    entry = _entry(event, entry_pk)
+    ref = card_address.card_refs(event).get(entry.pk)
+    if ref is None:
+        return entry, None
+    return entry, redirect(reverse(name, args=[event.slug, ref]), **kwargs)
+
+
+@public_results
+def card_by_id(request, event, preview, entry_pk):
+    """The old address of a card, by the player's id: leads to the one by his number."""
+    entry, moved = _by_id(event, entry_pk, "public:card")
+    return moved or _card_page(request, event, preview, entry)
 
 
 # --- files: CSV and XLSX ------------------------------------------------------------------
@@ -151,8 +181,17 @@ def traveller_file(request, event, preview, deal_pk, kind):
 
 
 @public_results
-def card_file(request, event, preview, entry_pk, kind):
-    entry = _entry(event, entry_pk)
+def card_file(request, event, preview, ref, kind):
+    return _card_file(request, event, _card_entry(event, ref), kind)
+
+
+@public_results
+def card_by_id_file(request, event, preview, entry_pk, kind):
+    entry, moved = _by_id(event, entry_pk, f"public:card_{kind}")
+    return moved or _card_file(request, event, entry, kind)
+
+
+def _card_file(request, event, entry, kind):
     found = disclosure.card_hide(standings.player_card(entry), disclosure.viewer(request, event))
     rows = exports.card_rows(found, event.scoring_method)
     name = entry.number or entry.pk
@@ -161,6 +200,8 @@ def card_file(request, event, preview, entry_pk, kind):
 
 __all__ = [
     "card",
+    "card_by_id",
+    "card_by_id_file",
     "card_file",
     "results",
     "results_file",

@@ -25,8 +25,8 @@ def public_urls(event, session) -> list[str]:
     ]
     for entry in Entry.objects.filter(event=event):
         urls += [
-            reverse("public:card", args=[slug, entry.pk]),
-            reverse("public:card_csv", args=[slug, entry.pk]),
+            reverse("public:card", args=[slug, entry.number]),
+            reverse("public:card_csv", args=[slug, entry.number]),
             f"/api/v1/events/{event.pk}/players/{entry.pk}/card/",
         ]
     return urls

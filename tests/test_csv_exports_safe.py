@@ -112,7 +112,7 @@ def _public_urls(event, play, kind="csv"):
         "session": reverse(f"public:session_{kind}", args=[slug, 1]),
         "travellers": reverse(f"public:session_travellers_{kind}", args=[slug, 1]),
         "traveller": reverse(f"public:traveller_{kind}", args=[slug, deal.pk]),
-        "card": reverse(f"public:card_{kind}", args=[slug, entry.pk]),
+        "card": reverse(f"public:card_{kind}", args=[slug, entry.number]),
     }
 
 

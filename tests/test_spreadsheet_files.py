@@ -126,7 +126,7 @@ def _public(event, play, kind: str) -> dict[str, str]:
         "session": reverse(f"public:session_{kind}", args=[slug, 1]),
         "travellers": reverse(f"public:session_travellers_{kind}", args=[slug, 1]),
         "traveller": reverse(f"public:traveller_{kind}", args=[slug, deal.pk]),
-        "card": reverse(f"public:card_{kind}", args=[slug, entry.pk]),
+        "card": reverse(f"public:card_{kind}", args=[slug, entry.number]),
     }
 
 
@@ -384,7 +384,7 @@ def test_every_page_links_the_xlsx_beside_the_csv(client, director, played):
         reverse("public:event", args=[slug]): ["event"],
         reverse("public:session", args=[slug, 1]): ["session", "travellers"],
         reverse("public:traveller", args=[slug, deal.pk]): ["traveller"],
-        reverse("public:card", args=[slug, entry.pk]): ["card"],
+        reverse("public:card", args=[slug, entry.number]): ["card"],
     }
     csv_urls, xlsx_urls = _public(event, play, "csv"), _public(event, play, "xlsx")
     for page, names in pages.items():

@@ -1,6 +1,7 @@
 """Filters that show score sheets and figures (``{% load scoring_tags %}``)."""
 
 from django import template
+from django.urls import reverse
 
 from scoring import display
 
@@ -67,3 +68,17 @@ def get(mapping, key):
 @register.filter
 def actor(version):
     return display.actor_text(version)
+
+
+@register.simple_tag(takes_context=True)
+def card_url(context, entry, kind: str = "") -> str:
+    """The public address of ``entry``'s score card (``kind``: "", "csv" or "xlsx"): by
+    his participant number (``scoring.card_address``, the page's ``card_refs``), by id for a
+    player with no number."""
+    event = context["event"]
+    refs = context.get("card_refs")
+    ref = refs.get(entry.pk) if refs is not None else None
+    suffix = f"_{kind}" if kind else ""
+    if ref is None:
+        return reverse(f"public:card_by_id{suffix}", args=[event.slug, entry.pk])
+    return reverse(f"public:card{suffix}", args=[event.slug, ref])

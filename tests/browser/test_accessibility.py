@@ -70,7 +70,7 @@ def test_every_page_passes_the_smoke_check_at_360px(live_server, phone, event):
         f"/e/{event.slug}/results/",
         f"/e/{event.slug}/results/sessions/1/",
         f"/e/{event.slug}/results/deals/{sheet.deal_id}/",
-        f"/e/{event.slug}/results/players/{entry.pk}/",
+        f"/e/{event.slug}/results/cards/{entry.number}/",
     ]
     failures = {}
     for url in public:

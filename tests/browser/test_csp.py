@@ -118,6 +118,6 @@ def test_the_main_pages_report_no_policy_violation(live_server, browser, event, 
     check(f"{base}/t/{play.table.key}/")
     check(f"{base}/e/{event.slug}/results/")
     check(f"{base}/e/{event.slug}/results/sessions/1/")
-    check(f"{base}/e/{event.slug}/results/players/{entry.pk}/")
+    check(f"{base}/e/{event.slug}/results/cards/{entry.number}/")
     context.close()
     assert found == {}, "\n".join(f"{url}: {p}" for url, ps in found.items() for p in ps)

@@ -97,7 +97,7 @@ def test_dealing_sheets_and_hand_record_read_well(live_server, event, request, s
     assert [w for w in LATIN_WORD.findall(text)] == []
 
     north = entry_at(play, "N")
-    page.goto(f"{live_server.url}/e/{event.slug}/results/players/{north.pk}/")
+    page.goto(f"{live_server.url}/e/{event.slug}/results/cards/{north.number}/")
     hands = page.locator("#card-hands details")
     expect(hands).to_have_count(15)
     hands.first.locator("summary").click()

@@ -481,7 +481,7 @@ def test_the_standings_and_the_card_say_a_deal_was_fouled(
     results = client.get(reverse("public:event", args=[event.slug])).content.decode()
     assert 'id="fouled-deals"' in results
     entry = Seat.objects.get(round=plays[3].round, table=plays[3].table, position="N").entry
-    card = client.get(reverse("public:card", args=[event.slug, entry.pk])).content.decode()
+    card = client.get(reverse("public:card", args=[event.slug, entry.number])).content.decode()
     assert 'data-fouled="2"' in card
 
 

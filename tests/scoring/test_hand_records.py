@@ -425,7 +425,7 @@ def test_the_players_card_shows_his_tables_hands_with_names(client, event, dealt
     play_out(dealt)
     event_set_results_public(event, True)
     seat = Seat.objects.filter(round__room__session=dealt, table__isnull=False).first()
-    body = client.get(reverse("public:card", args=[event.slug, seat.entry.pk])).content.decode()
+    body = client.get(reverse("public:card", args=[event.slug, seat.entry.number])).content.decode()
     assert 'id="card-hands"' in body
     assert body.count('class="hand-record card"') == 15  # 5 rounds × 3 deals
     assert seat.entry.full_name in body.split('id="card-hands"')[1]

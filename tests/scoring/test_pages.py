@@ -292,12 +292,12 @@ def _public_urls(play):
         reverse("public:event", args=[slug]),
         reverse("public:session", args=[slug, 1]),
         reverse("public:traveller", args=[slug, deal.pk]),
-        reverse("public:card", args=[slug, entry.pk]),
+        reverse("public:card", args=[slug, entry.number]),
         reverse("public:event_csv", args=[slug]),
         reverse("public:session_csv", args=[slug, 1]),
         reverse("public:session_travellers_csv", args=[slug, 1]),
         reverse("public:traveller_csv", args=[slug, deal.pk]),
-        reverse("public:card_csv", args=[slug, entry.pk]),
+        reverse("public:card_csv", args=[slug, entry.number]),
     ]
 
 
