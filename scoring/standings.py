@@ -732,10 +732,10 @@ class SessionPlace:
 
 
 def session_place(entry: Entry, session: Session) -> SessionPlace | None:
-    """His rank, figure and deals in :func:`session_standings` (None: not in it), without
-    building every row: the session's cached totals with each player's number in one query,
-    its round penalties and its substitutions (for the numbers he held). The caller has
-    refreshed the session (:func:`session_refresh`)."""
+    """His rank, figure and deals in :func:`session_standings` (None: not in it, or no deal of
+    his scored in it yet), without building every row: the session's cached totals with each
+    player's number in one query, its round penalties and its substitutions (for the numbers
+    he held). The caller has refreshed the session (:func:`session_refresh`)."""
     found = list(
         SessionTotal.objects.filter(session=session)
         .order_by()
@@ -756,7 +756,9 @@ def session_place(entry: Entry, session: Session) -> SessionPlace | None:
     ):
         mine.add(number)
     row = next((r for r in rows if r.key in mine), None)
-    return SessionPlace(row.rank, row.total, row.deals) if row else None
+    # No deal scored yet (the session has not started for him): no place — «1–33 over 0
+    # deals» would be a place nobody holds.
+    return SessionPlace(row.rank, row.total, row.deals) if row and row.deals else None
 
 
 # --- reading: the traveller of a deal -----------------------------------------------------
