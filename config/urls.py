@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
@@ -21,8 +23,16 @@ director = (
 )
 public = ([*events_public.urlpatterns, *scoring_public.urlpatterns], "public")
 
+
+def favicon(request):
+    """Browsers ask /favicon.ico of every site (the admin's pages and files too, which link
+    no icon): the app's one icon, the SVG every page links."""
+    return redirect(static("img/favicon.svg"))
+
+
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="director:event_list"), name="home"),
+    path("favicon.ico", favicon, name="favicon"),
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("director/", include(director)),  # the director's pages (login; his own events)
