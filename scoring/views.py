@@ -22,7 +22,7 @@ from events.boards import set_layout
 from events.models import Round, Seat
 from events.params import query_errors, query_int
 from events.services import event_set_results_public
-from scoring import boxes, disclosure, display, services
+from scoring import boxes, disclosure, display, error_summary, services
 from scoring.forms import AdjustmentForm, RoundTable, TableAdjustmentForm
 from scoring.models import Adjustment, Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
@@ -214,6 +214,10 @@ def sheet_form(request, event, play_pk, number):
             messages.warning(request, STALE_CHECK)
     else:
         step = ScorerStep(scorer_form(play, deal, players, sheet=sheet))
+    # A refused form's problems at the top, each linked to its field; the first is focused
+    # (as on the table's phone: scoring.error_summary).
+    summary = error_summary.Summary(error_summary.scorer_problems(step.form))
+    error_summary.mark_autofocus(step.form, summary.first)
     return render(
         request,
         "scoring/sheet_form.html",
@@ -222,6 +226,8 @@ def sheet_form(request, event, play_pk, number):
             "play": play,
             "deal": deal,
             "sheet": sheet,
+            "error_summary": summary,
+            "autofocus": summary.first,
             "form": step.form,
             "checked": step.checked,
             "preview": step.preview(deal, players),
@@ -229,6 +235,7 @@ def sheet_form(request, event, play_pk, number):
             "players": players,
             "cancel_url": reverse("director:play", args=[event.pk, play.pk]),
         },
+        status=400 if summary else 200,
     )
 
 

@@ -323,7 +323,7 @@ def test_a_stale_correction_is_refused_with_the_reason_and_changes_nothing(
     # The owner's save starts from version 1: refused, not merged.
     late = director_client.post(form, _scorer_post(tricks_N="6", tricks_E="4", expected_version=1))
 
-    assert late.status_code == 200
+    assert late.status_code == 400  # refused: the form again, with why
     body = late.content.decode()
     assert "The sheet has changed meanwhile: it is now at version 2, you edited version 1." in body
     saved = ScoreSheet.objects.select_related("current").get(play=play)

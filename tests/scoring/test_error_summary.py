@@ -174,3 +174,21 @@ def test_the_summary_speaks_the_users_language(client, running):
     body = _check(client, running, {**GOOD, "as": "N", "pin": _wrong(north.pin)}).content.decode()
     summary = _summary(body)
     assert "Correct 1 field:" in summary and "<strong>PIN</strong> — This is not the PIN" in summary
+
+
+def test_the_directors_scorer_form_sums_its_problems_up_at_the_top_too(director_client, running):
+    """The director's form for a table's sheet: a refused «Check» answers 400 with the same
+    summary, each problem linked to its field, the first field focused."""
+    from django.urls import reverse
+
+    from tests.factories import play_of
+
+    play = play_of(running.round.room.session, 1, 1)
+    url = reverse("director:sheet_form", args=[play.round.room.session.event_id, play.pk, 1])
+    response = director_client.post(url, {"declarer": "N", "contract": "three", "check": "1"})
+    assert response.status_code == 400, response.status_code
+    body = response.content.decode()
+    assert 'id="error-summary"' in body
+    assert body.index('id="error-summary"') < body.index('id="scorer"')
+    summary = response.context["error_summary"]
+    assert summary and response.context["autofocus"] == summary.first

@@ -160,7 +160,7 @@ def test_each_bad_input_is_shown_on_its_field_with_the_input_kept(
 ):
     response = director_client.post(scorer_url(play), form_data(check="1", **fields))
     body = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 400  # refused, as the table phone's form answers
     assert message in _block(body, wrapper)
     assert 'id="settlement"' not in body and 'name="save"' not in body
     posted = form_data(**fields)
@@ -195,7 +195,7 @@ def test_a_correction_starts_from_the_current_sheet_and_refuses_stale_edits(
     data = form_data(tricks_N="6", tricks_E="4", expected_version="1", save="1")
     data["checked"] = services.data_digest(new)
     response = director_client.post(scorer_url(play), data)
-    assert response.status_code == 200
+    assert response.status_code == 400  # refused: the form again, with why
     body = response.content.decode()
     assert 'class="errors"' in body and 'id="settlement"' not in body
     assert ScoreSheet.objects.get().current.number == 2
