@@ -153,7 +153,7 @@ class RoomStartSerializer(serializers.Serializer):
 
 
 class RoundsStartedSerializer(serializers.Serializer):
-    """What «Начать тур во всех комнатах» did: the session and each room's outcome."""
+    """What «Start the round in every room» did: the session and each room's outcome."""
 
     session = serializers.IntegerField()
     rooms = RoomStartSerializer(many=True)
@@ -193,7 +193,7 @@ class EventViewSet(viewsets.ModelViewSet):
     @extend_schema(request=RoundsStartSerializer, responses=RoundsStartedSerializer)
     @action(detail=True, methods=["post"], url_path=r"sessions/(?P<number>[0-9]+)/rounds/start")
     def rounds_start(self, request, pk=None, number=None):
-        """«Начать тур во всех комнатах»: the next round of every room of the session; each
+        """«Start the round in every room»: the next round of every room of the session; each
         room's result (a room already on the clock is reported, not an error)."""
         event = self.get_object()
         session = get_object_or_404(event.sessions, number=number)
@@ -389,7 +389,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(request=RoundsStartSerializer, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
     def start(self, request, event_pk=None, pk=None):
-        """«Начало тура!»: the round runs (the room's previous round must be over)."""
+        """«Round start!»: the round runs (the room's previous round must be over)."""
         rnd = self.get_object()
         given = RoundsStartSerializer(data=request.data)
         given.is_valid(raise_exception=True)
@@ -423,7 +423,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(request=None, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
     def end(self, request, event_pk=None, pk=None):
-        """«Конец тура!» now (it cannot be undone)."""
+        """«Round over!» now (it cannot be undone)."""
         rounds.timers_unqueued()
         return self._done(rounds.round_end_now(self.get_object()))
 

@@ -116,7 +116,7 @@ class PlaySerializer(serializers.ModelSerializer):
     deals = serializers.SerializerMethodField()
     players = serializers.SerializerMethodField(
         help_text="may the table's players enter and confirm its sheets now (the table's "
-        "page asks the same): open, late (after «Конец тура!»), the director's access "
+        "page asks the same): open, late (after the round's end), the director's access "
         "(«», open, closed) and the reason"
     )
 
