@@ -33,3 +33,4 @@ def test_a_player_has_no_place_in_a_session_he_has_not_played(client, session15,
     page = client.get(f"/p/{entry.key}/").content.decode()
     assert "по 0 сдачам" not in page and "Сессия 2: Место" not in page
     assert "Сессия 1: " in page
+    assert "Сессия 2: места пока нет" in page
