@@ -10,8 +10,8 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from events import roster, rounds, services
-from events.models import Draw, Entry, Event, Room, Round, Table
+from events import roster, rounds, services, signals
+from events.models import GAME_FIELDS, Draw, Entry, Event, Room, Round, Table
 from events.parsers import BoundedJSONParser
 
 
@@ -34,11 +34,32 @@ class EventSerializer(serializers.ModelSerializer):
             "average_plus",
             "average",
             "average_minus",
+            *GAME_FIELDS,
+            "game_line",
             "results_public",
             "created_at",
             "updated_at",
         ]
         read_only_fields = ["results_public", "created_at", "updated_at"]
+
+    game_line = serializers.CharField(
+        read_only=True, help_text="The game and its options in one line, in the reader's language."
+    )
+
+    def validate(self, attrs):
+        """The game and its options are fixed once the event has a sheet: a change is
+        refused on the field that tries it."""
+        attrs = super().validate(attrs)
+        event = self.instance
+        if event is None:
+            return attrs
+        changing = [
+            name for name in GAME_FIELDS if name in attrs and attrs[name] != getattr(event, name)
+        ]
+        if changing and signals.any_answer(signals.results_recorded, sender=Event, event=event):
+            why = _("Score sheets are already recorded with this game; it can no longer change.")
+            raise serializers.ValidationError({name: [why] for name in changing})
+        return attrs
 
     def validate_name(self, value):
         if not value.strip():

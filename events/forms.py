@@ -1,10 +1,12 @@
+import json
+
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from events import throttle
-from events.models import Entry, Event
+from events import signals, throttle
+from events.models import GAME_DEFAULTS, GAME_FIELDS, Entry, Event, Game
 
 
 def apply_service_error(form, error: ValidationError, field_for=None) -> None:
@@ -42,8 +44,40 @@ class EventForm(forms.ModelForm):
             "average_plus",
             "average",
             "average_minus",
+            *GAME_FIELDS,
         ]
         widgets = {"date": DateInput()}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Without JavaScript the options stay at «the convention's default» unless chosen;
+        # with it (static/js/game_options.js) they follow the game to its defaults.
+        default = _("as the convention has it")
+        for name in ("ten", "responsibility"):
+            choices = [c for c in self.fields[name].choices if c[0]]
+            self.fields[name].choices = [("", default), *choices]
+        defaults = {
+            game.value: {"ten": ten.value, "responsibility": responsibility.value}
+            for game, (ten, responsibility) in GAME_DEFAULTS.items()
+        }
+        self.fields["game"].widget.attrs.update(
+            {"data-game-defaults": json.dumps(defaults), "data-austrian": Game.AUSTRIAN.value}
+        )
+        for name in GAME_FIELDS[1:]:
+            self.fields[name].widget.attrs["data-game-option"] = ""
+        # A form sent without the game (an older page, a script) keeps the event's.
+        self.fields["game"].required = False
+        self.game_fixed = bool(
+            self.instance.pk
+            and signals.any_answer(signals.results_recorded, sender=Event, event=self.instance)
+        )
+        if self.game_fixed:
+            # The sheets are settled by this game: it can no longer change.
+            for name in GAME_FIELDS:
+                self.fields[name].disabled = True
+
+    def clean_game(self):
+        return self.cleaned_data.get("game") or self.instance.game or Game.AUSTRIAN
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 NAME_MAX = 100
 #: Participant numbers run 1…NUMBER_MAX (a hall holds hundreds, never ten thousand).
@@ -37,6 +38,42 @@ def new_pin() -> str:
     """A player's personal PIN: four random digits. It proves him on the table's shared
     device; wrong PINs are counted (``scoring.proof``), so four digits are enough."""
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
+class Game(models.TextChoices):
+    """The game an event plays (docs/game.md §9): the seed's Austrian game, or the Russian
+    game of the «Кодекс преферанса» in one of its conventions."""
+
+    AUSTRIAN = "austrian", _("Austrian (pot)")
+    SOCHI = "sochi", pgettext_lazy("russian game", "Sochi")
+    LENINGRAD = "leningrad", pgettext_lazy("russian game", "Leningrad")
+    ROSTOV = "rostov", pgettext_lazy("russian game", "Rostov")
+
+
+class Ten(models.TextChoices):
+    """How the Russian game defends a contract of 10 tricks."""
+
+    CHECKED = "checked", _("10 checked")
+    WHISTED = "whisted", _("10 whisted")
+
+
+class Responsibility(models.TextChoices):
+    """The share of a missed trick's value a whister short of his norm writes."""
+
+    FULL = "full", _("full responsibility")
+    HALF = "half", _("half responsibility")
+
+
+#: Each Russian convention's options (ten, responsibility) by default, as the pure core
+#: ``scoring.games.russian.conventions`` has them (the events layer cannot import it; a
+#: test keeps the two alike).
+GAME_DEFAULTS = {
+    Game.SOCHI: (Ten.CHECKED, Responsibility.FULL),
+    Game.LENINGRAD: (Ten.WHISTED, Responsibility.HALF),
+    Game.ROSTOV: (Ten.CHECKED, Responsibility.FULL),
+}
+#: The event's game and its options: fixed once the event has a sheet.
+GAME_FIELDS = ("game", "ten", "responsibility", "stalingrad")
 
 
 class EventQuerySet(models.QuerySet):
@@ -105,6 +142,24 @@ class Event(models.Model):
     average_minus = models.PositiveSmallIntegerField(
         _("average minus, %"), default=40, validators=[MaxValueValidator(100)]
     )
+    game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.AUSTRIAN)
+    # The Russian game's options; an Austrian event keeps them empty. Left empty for a
+    # Russian event, they take the convention's default (GAME_DEFAULTS) when it is saved.
+    ten = models.CharField(
+        _("a contract of 10"), max_length=10, choices=Ten.choices, blank=True, default=""
+    )
+    responsibility = models.CharField(
+        _("whister's responsibility"),
+        max_length=10,
+        choices=Responsibility.choices,
+        blank=True,
+        default="",
+    )
+    stalingrad = models.BooleanField(
+        _("«Stalingrad»"),
+        default=False,
+        help_text=_("At 6♠ both defenders must whist."),
+    )
     results_public = models.BooleanField(_("results are public"), default=False)
     warning_minutes = models.PositiveSmallIntegerField(
         _("warning before the end, minutes"),
@@ -145,13 +200,63 @@ class Event(models.Model):
     def __str__(self):
         return f"{self.name} ({self.date:%d.%m.%Y})"
 
+    def save(self, *args, **kwargs):
+        self._fill_game_options()
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self):
         return reverse("director:event_detail", args=[self.pk])
 
+    @property
+    def plays_russian(self) -> bool:
+        return self.game != Game.AUSTRIAN
+
+    def game_rules(self) -> dict:
+        """The game and its options as plain data (``{"game": "sochi", "ten": "checked",
+        "responsibility": "full", "stalingrad": false}``; only ``game`` for the Austrian
+        game): what the scoring side hands its game's core."""
+        if not self.plays_russian:
+            return {"game": self.game}
+        ten, responsibility = GAME_DEFAULTS[Game(self.game)]
+        return {
+            "game": self.game,
+            "ten": self.ten or ten.value,
+            "responsibility": self.responsibility or responsibility.value,
+            "stalingrad": bool(self.stalingrad),
+        }
+
+    def game_line(self) -> str:
+        """The game and its options in one line, in the language of the request:
+        «Сочи · 10 проверяется · ответственность полная», «Австрийский (котёл)»."""
+        parts = [str(Game(self.game).label)]
+        if self.plays_russian:
+            rules = self.game_rules()
+            parts += [
+                str(Ten(rules["ten"]).label),
+                str(Responsibility(rules["responsibility"]).label),
+            ]
+            if rules["stalingrad"]:
+                parts.append(str(_("Stalingrad")))
+        return " · ".join(parts)
+
+    def _fill_game_options(self) -> None:
+        """An Austrian event keeps no Russian options; a Russian one has every option,
+        the convention's default where none was chosen."""
+        if self.game not in Game.values:
+            return  # the field's own check names it
+        if not self.plays_russian:
+            self.ten, self.responsibility, self.stalingrad = "", "", False
+            return
+        ten, responsibility = GAME_DEFAULTS[Game(self.game)]
+        self.ten = self.ten or ten.value
+        self.responsibility = self.responsibility or responsibility.value
+
     def clean(self):
         """The order of the artificial scores, named on the field that breaks it (the
-        constraint is then not checked again with a message of its own)."""
+        constraint is then not checked again with a message of its own); the game's
+        options filled in."""
         super().clean()
+        self._fill_game_options()
         minus, average, plus = self.average_minus, self.average, self.average_plus
         if None in (minus, average, plus):
             return

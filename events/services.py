@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from events import clockdoc, roster, signals
-from events.models import Draw, Entry, Event, Round, Seat, Session, Substitution
+from events.models import GAME_FIELDS, Draw, Entry, Event, Round, Seat, Session, Substitution
 
 EVENT_FIELDS = (
     "name",
@@ -24,6 +24,7 @@ EVENT_FIELDS = (
     "average_plus",
     "average",
     "average_minus",
+    *GAME_FIELDS,
 )
 
 
@@ -35,7 +36,7 @@ def event_create(*, owner, **fields) -> Event:
 
 
 # Changing these would change settlements already stored with the sheets.
-SETTLED_FIELDS = ("pot_rule", "suit_order")
+SETTLED_FIELDS = ("pot_rule", "suit_order", *GAME_FIELDS)
 
 
 def event_update(event: Event, **fields) -> Event:
