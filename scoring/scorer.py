@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from scoring import services
-from scoring.forms import ScorerForm
+from scoring import services, sheets
+from scoring.forms import SCORER_FORMS, ScorerForm
 from scoring.models import Deal, ScoreSheet, TablePlay
 
 
@@ -26,18 +26,7 @@ class ScorerStep:
     def preview(self, deal: Deal, players: dict[str, str]) -> list[dict] | None:
         if self.checked is None:
             return None
-        result = self.checked.result
-        return [
-            {
-                "seat": seat,
-                "player": players.get(seat, ""),
-                "tricks": (result["sheet"].get("tricks") or {}).get(seat, ""),
-                "score": result["scores"].get(seat),
-                "failed": seat in result["failed"],
-            }
-            for seat in "WNES"  # round the table, as the pages list seats
-            if seat in deal.active_seats
-        ]
+        return self.checked.game.preview(self.checked.result, deal, players)
 
 
 def scorer_form(
@@ -48,17 +37,21 @@ def scorer_form(
     *,
     sheet: ScoreSheet | None = None,
 ) -> ScorerForm:
+    event = play.round.room.session.event
+    form_class = SCORER_FORMS[sheets.sheets_of(event).form]  # the event's game's sheet
     kwargs = {
         "deal": deal,
         "players": players,
-        "suit_order": play.round.room.session.event.suit_order,
+        "suit_order": event.suit_order,
+        "rules": event.game_rules(),
+        "game_line": event.game_line(),
     }
     if data is not None:
-        return ScorerForm(data, **kwargs)
+        return form_class(data, **kwargs)
     initial = {"expected_version": sheet.current.number if sheet and sheet.current else 0}
     if sheet and sheet.current:
-        initial |= ScorerForm.initial_from(sheet.current.data)
-    return ScorerForm(initial=initial, **kwargs)
+        initial |= form_class.initial_from(sheet.current.data)
+    return form_class(initial=initial, **kwargs)
 
 
 def scorer_step(

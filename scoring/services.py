@@ -36,17 +36,19 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import afterwards, clockdoc
-from events.boards import board_layout
 from events.models import Event, Round, Seat, Table
-from scoring import boxes, rules, standings
+from scoring import boxes, rules, sheets, standings
 from scoring.models import Adjustment, Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
+from scoring.sheets import austrian as austrian_sheets
+from scoring.sheets.austrian import AUSTRIAN
 
 logger = logging.getLogger("scoring")
 
-#: What a scorer types. Everything else about the deal comes from the event and the Deal row.
-INPUT_FIELDS = ("declarer", "contract", "trump", "defenders", "tricks", "auction", "talon")
+#: What a scorer types in the Austrian game (each game's: ``scoring.sheets``). Everything
+#: else about the deal comes from the event and the Deal row.
+INPUT_FIELDS = AUSTRIAN.input_fields
 #: The running pot's ante, added by each dealer (the core's default).
-RUNNING_ANTE = 10
+RUNNING_ANTE = austrian_sheets.RUNNING_ANTE
 
 
 def lang() -> str:
@@ -58,19 +60,8 @@ def lang() -> str:
 
 
 def rules_json(event: Event, *, pot_before: Fraction | None = None) -> dict:
-    """The core's ``rules`` object for this event."""
-    order = event.suit_order.split("-")
-    if event.pot_rule == Event.PotRule.RUNNING:
-        return {
-            "pot": "running",
-            "pot_before": str(pot_before if pot_before is not None else RUNNING_ANTE),
-            "limit": event.stake,
-            "ante": RUNNING_ANTE,
-            "suit_order": order,
-        }
-    if event.pot_rule == Event.PotRule.TRUMP:
-        return {"pot": "trump", "suit_order": order}
-    return {"pot": "fixed", "stake": event.stake, "suit_order": order}
+    """The Austrian core's ``rules`` object for this event."""
+    return austrian_sheets.rules_json(event, pot_before=pot_before)
 
 
 def _event_of(play: TablePlay) -> Event:
@@ -104,71 +95,41 @@ def _pot_before(play: TablePlay, deal: Deal) -> Fraction:
     return pot
 
 
-def _layout_fields(deal: Deal, data: dict) -> dict:
-    """The deal's layout for the core. The box layout of the set (``board``) when the row
-    agrees with it (it always does for sets built by ``session_create``); else the row's own
-    first hand and, for a passed-out deal, its active seats."""
-    layout = board_layout(deal.board_set.players, deal.number)
-    if (
-        "".join(s.value for s in layout.active_seats) == deal.active_seats
-        and layout.first_hand.value == deal.first_hand
-    ):
-        return {"board": {"players": deal.board_set.players, "number": deal.number}}
-    fields = {"first_hand": deal.first_hand}
-    if str(data.get("contract", "")).strip().lower() in ("passed", "распас"):
-        fields["seats"] = list(deal.active_seats)
-    return fields
-
-
 # --- checking one sheet ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Checked:
-    """A sheet that passed every rule: what was entered, and its settlement."""
+    """A sheet that passed every rule: what was entered, and its settlement by its game."""
 
     data: dict  # the scorer's fields only, as entered
-    deal: rules.Deal
-    settlement: rules.Settlement
-    result: dict  # settlement JSON + the stake A
+    deal: object  # the game core's deal
+    settlement: object  # the game core's settlement
+    result: dict  # the stored result JSON (``scoring.sheets``)
+    game: sheets.SheetGame = AUSTRIAN
 
     @property
     def essence(self) -> dict:
-        return essence(self.deal)
+        return self.game.essence(self.deal)
 
     @property
     def passed_out(self) -> bool:
         """Everybody passed: nothing is at stake, every player scores 0."""
-        return self.deal.contract is rules.Contract.PASSED
+        return self.game.passed_out(self.deal)
 
 
 def essence(deal: rules.Deal) -> dict:
-    """What makes two sheets «the same result»: contract, declarer, trump, the defenders'
-    decisions and every active seat's tricks (a passer's 0 and a no-play 10 filled in). The
-    auction, if given, is not part of it."""
-    if deal.contract is rules.Contract.PASSED:
-        return {"contract": "passed"}
-    trump = rules.Suit.HEARTS if deal.contract is rules.Contract.HEARTS else deal.trump
-    seats = [deal.declarer, *deal.defenders]
-    tricks = dict(deal.tricks or {})
-    if not tricks:
-        tricks = {deal.declarer: 10}
-    return {
-        "contract": deal.contract.value,
-        "declarer": deal.declarer.value,
-        "trump": trump.value if trump else None,
-        "defenders": {s.value: d.value for s, d in sorted(deal.defenders.items())},
-        "tricks": {s.value: int(tricks.get(s, 0)) for s in sorted(seats)},
-    }
+    """The Austrian sheet's essence (``scoring.sheets.austrian.essence``)."""
+    return austrian_sheets.essence(deal)
 
 
 def essence_of_data(data: dict, play: TablePlay, deal: Deal) -> dict | None:
     """The essence of a stored version's data (None if it no longer parses)."""
-    entered = {k: v for k, v in data.items() if k in INPUT_FIELDS}
-    order = _event_of(play).suit_order.split("-")
-    request = entered | {"rules": {"suit_order": order}} | _layout_fields(deal, entered)
+    event = _event_of(play)
+    game = sheets.sheets_of(event)
+    entered = {k: v for k, v in data.items() if k in game.input_fields}
     try:
-        return essence(rules.deal_from_json(request))
+        return game.essence(game.settle(game.request(event, deal, entered))[0])
     except rules.InvalidInput:
         return None
 
@@ -217,18 +178,16 @@ def sheet_check(play: TablePlay, deal: Deal, data: object, *, by_director: bool 
         problems = rules.Problems()
         problems.add("data", "not_object")
         raise problems_error(problems, {}, deal)
-    unknown = [str(key) for key in data if key not in INPUT_FIELDS]
+    event = _event_of(play)
+    game = sheets.sheets_of(event)
+    unknown = [str(key) for key in data if key not in game.input_fields]
     if unknown:
         text = rules.Message("unknown_field").render(lang())
         raise ValidationError({key: [text] for key in unknown})
-    entered = {k: data[k] for k in INPUT_FIELDS if k in data and data[k] not in (None, "")}
-    event = _event_of(play)
-    pot_before = _pot_before(play, deal) if event.pot_rule == Event.PotRule.RUNNING else None
-    request = entered | {"rules": rules_json(event, pot_before=pot_before)}
-    request |= _layout_fields(deal, entered)
+    entered = {k: data[k] for k in game.input_fields if k in data and data[k] not in (None, "")}
+    request = game.request(event, deal, entered, pot_before=lambda: _pot_before(play, deal))
     try:
-        parsed = rules.deal_from_json(request)
-        settlement = rules.settle(parsed)
+        parsed, settlement = game.settle(request)
     except rules.InvalidInput as error:
         raise problems_error(error.problems, entered, deal) from None
     # The talon against the deal's known talon (docs/game.md §2.7): on its own field.
@@ -238,13 +197,10 @@ def sheet_check(play: TablePlay, deal: Deal, data: object, *, by_director: bool 
         if not by_director:
             boxes.talon_refused(play, deal, error.talon)
         raise
-    # The settlement, the stake A, and the sheet in plain words (normalised spelling) for
-    # pages and exports.
-    result = rules.settlement_json(settlement) | {
-        "stake": rules.number(settlement.stake),
-        "sheet": essence(parsed),
-    }
-    return Checked(data=_plain(entered), deal=parsed, settlement=settlement, result=result)
+    result = game.result(parsed, settlement)
+    return Checked(
+        data=_plain(entered), deal=parsed, settlement=settlement, result=result, game=game
+    )
 
 
 def _plain(data: dict) -> dict:

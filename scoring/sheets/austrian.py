@@ -1,0 +1,85 @@
+"""The Austrian game's sheets (the seed's game, ``scoring.rules``): exactly what the sheets
+did before there was a choice of game."""
+
+from __future__ import annotations
+
+from scoring import rules
+from scoring.sheets.base import SheetGame, layout_fields
+
+#: The running pot's ante, added by each dealer (the core's default).
+RUNNING_ANTE = 10
+
+
+def _passed(data: dict) -> bool:
+    return str(data.get("contract", "")).strip().lower() in ("passed", "распас")
+
+
+def rules_json(event, *, pot_before=None) -> dict:
+    """The core's ``rules`` object for this event."""
+    order = event.suit_order.split("-")
+    if event.pot_rule == "running":
+        return {
+            "pot": "running",
+            "pot_before": str(pot_before if pot_before is not None else RUNNING_ANTE),
+            "limit": event.stake,
+            "ante": RUNNING_ANTE,
+            "suit_order": order,
+        }
+    if event.pot_rule == "trump":
+        return {"pot": "trump", "suit_order": order}
+    return {"pot": "fixed", "stake": event.stake, "suit_order": order}
+
+
+def essence(deal: rules.Deal) -> dict:
+    """What makes two sheets «the same result»: contract, declarer, trump, the defenders'
+    decisions and every active seat's tricks (a passer's 0 and a no-play 10 filled in). The
+    auction, if given, is not part of it."""
+    if deal.contract is rules.Contract.PASSED:
+        return {"contract": "passed"}
+    trump = rules.Suit.HEARTS if deal.contract is rules.Contract.HEARTS else deal.trump
+    seats = [deal.declarer, *deal.defenders]
+    tricks = dict(deal.tricks or {})
+    if not tricks:
+        tricks = {deal.declarer: 10}
+    return {
+        "contract": deal.contract.value,
+        "declarer": deal.declarer.value,
+        "trump": trump.value if trump else None,
+        "defenders": {s.value: d.value for s, d in sorted(deal.defenders.items())},
+        "tricks": {s.value: int(tricks.get(s, 0)) for s in sorted(seats)},
+    }
+
+
+class AustrianSheets(SheetGame):
+    form = "austrian"
+    input_fields = ("declarer", "contract", "trump", "defenders", "tricks", "auction", "talon")
+    talon_contracts = ("one", "two", "three", "four")
+
+    def request(self, event, deal, entered, *, pot_before=None):
+        if pot_before is None:  # the essence: the rules that read the sheet, not its pot
+            rules_part = {"suit_order": event.suit_order.split("-")}
+        else:
+            pot = pot_before() if event.pot_rule == "running" else None
+            rules_part = rules_json(event, pot_before=pot)
+        return entered | {"rules": rules_part} | layout_fields(deal, entered, seats_needed=_passed)
+
+    def settle(self, request):
+        parsed = rules.deal_from_json(request)
+        return parsed, rules.settle(parsed)
+
+    def result(self, parsed, settlement):
+        # The settlement, the stake A, and the sheet in plain words (normalised spelling)
+        # for pages and exports.
+        return rules.settlement_json(settlement) | {
+            "stake": rules.number(settlement.stake),
+            "sheet": essence(parsed),
+        }
+
+    def essence(self, parsed):
+        return essence(parsed)
+
+    def passed_out(self, parsed):
+        return parsed.contract is rules.Contract.PASSED
+
+
+AUSTRIAN = AustrianSheets()
