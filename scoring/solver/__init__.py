@@ -102,8 +102,8 @@ def _tables():
         _state["tables"] = engine.new_tables()
     gen = int(_state["gen"]) + 1
     _state["gen"] = gen
-    keys, bounds, buf, frames = _state["tables"]
-    return keys, bounds, buf, frames, gen
+    table, buf, frames = _state["tables"]
+    return table, buf, frames, gen
 
 
 def check_position(
@@ -269,14 +269,20 @@ class _Cell:
     leader: int
 
 
-def _solve_cell(cell: _Cell, talon_mask: int, tables):
+def _solve_cell(cell: _Cell, talon_mask: int, tables, plain_too: bool = True):
     """(tricks without the talon, (tricks with it, discard)) for one declarer and strain;
-    the second is None when ``talon_mask`` is 0."""
-    keys, bounds, buf, frames, gen = tables
+    the second is None when ``talon_mask`` is 0. At мизер with the talon the first is
+    None unless ``plain_too``: the discards do not need it (it would only bound the best
+    of them, and counting the first discard from 0 costs less)."""
+    table, buf, frames, gen = tables
     arr = cell.hands
     rules = (cell.nxt, cell.nplay, cell.decl, cell.trump, cell.beat, cell.maxd, cell.leader)
     left = int(engine.popcount(arr[cell.decl]))
-    plain = int(engine.value(arr, *rules, 0, left, keys, bounds, buf, frames, gen))
+    if talon_mask and not cell.maxd and not plain_too:
+        plain, bound = None, left
+    else:
+        plain = int(engine.value(arr, *rules, 0, left, table, buf, frames, gen))
+        bound = plain
     if not talon_mask:
         return plain, None
     own = int(arr[cell.decl])
@@ -284,9 +290,7 @@ def _solve_cell(cell: _Cell, talon_mask: int, tables):
     cards = [c for c in range(DECK_SIZE) if full >> c & 1]
     pairs = discard_order(cards, cell.trump, misere=not cell.maxd)
     masks = np.array([(1 << a) | (1 << b) for a, b in pairs], dtype=np.int64)
-    best, choice = engine.best_discard(
-        arr, *rules, full, masks, plain, keys, bounds, buf, frames, gen
-    )
+    best, choice = engine.best_discard(arr, *rules, full, masks, bound, table, buf, frames, gen)
     arr[cell.decl] = own
     return plain, (int(best), pairs[int(choice)])
 
@@ -325,7 +329,8 @@ def solve(
     seats = [s for s in SEATS if s in hands]
     cell = _cell(hands, seats, declarer, trump, defence, rules, leader, misere)
     with _lock, engine.quiet():
-        plain, with_talon = _solve_cell(cell, _mask(talon) if talon is not None else 0, _tables())
+        talon_mask = _mask(talon) if talon is not None else 0
+        plain, with_talon = _solve_cell(cell, talon_mask, _tables(), plain_too=False)
     if with_talon is None:
         return plain, None
     return with_talon

@@ -38,16 +38,20 @@ except ImportError:  # pragma: no cover
     njit = None
 
 
-def _jit(function):
+def _jit(function=None, *, inline=False):
     """Compiled by numba, the machine code kept on disk (``__pycache__`` beside this file,
     or ``NUMBA_CACHE_DIR``); compiled in memory only where no cache can be written; the
-    function itself without numba."""
+    function itself without numba. ``inline``: a small helper of the search, compiled
+    into its callers (no call, and no reference counting of the arrays it is given)."""
+    if function is None:
+        return lambda f: _jit(f, inline=inline)
     if njit is None:
         return function
+    how = "always" if inline else "never"
     try:
-        return njit(cache=True)(function)
+        return njit(cache=True, inline=how)(function)
     except RuntimeError:  # no writable cache directory
-        return njit(function)
+        return njit(inline=how)(function)
 
 
 TT_BITS = 20
@@ -70,11 +74,14 @@ def quiet():
 
 
 def new_tables():
-    """The transposition table (keys, packed bounds), the move buffer and the stack; the
-    table's memory is touched at once, not page by page during the first searches."""
+    """The transposition table, the move buffer and the stack; the table's memory is
+    touched at once, not page by page during the first searches. An entry is a key and,
+    in one number, its generation (above bit 24) and its packed bounds and lead, so that
+    the ``TT_PROBES`` entries where a key may be share one cache line."""
+    raw = np.zeros(TT_SIZE * 2 + 8, dtype=np.int64)
+    start = (-raw.ctypes.data % 64) // 8  # the buckets aligned on cache lines (64 bytes)
     tables = (
-        np.zeros(TT_SIZE, dtype=np.int64),
-        np.zeros((2, TT_SIZE), dtype=np.int64),
+        raw[start : start + TT_SIZE * 2].reshape(TT_SIZE, 2),
         np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),
         np.zeros((MAX_PLY, FRAME), dtype=np.int64),
     )
@@ -139,57 +146,74 @@ for _i in range(1, 10):
 SUIT_CODES = 9841
 
 
+#: ``_COMPRESS[seg, sub]``: the cards of ``sub`` (a suit's 8 bits) among those of ``seg``,
+#: packed down (bit i: the i-th lowest card of ``seg``) — a table for what x86's pext does.
+_BITS = np.arange(256, dtype=np.int64)
+_COMPRESS = np.zeros((256, 256), dtype=np.uint8)
+for _b in range(8):
+    _below = np.zeros(256, dtype=np.int64)  # per seg: how many of its cards are below bit b
+    for _c in range(_b):
+        _below += (_BITS >> _c) & 1
+    _take = ((_BITS[:, None] >> _b) & 1) & ((_BITS[None, :] >> _b) & 1)
+    _COMPRESS |= (_take << _below[:, None]).astype(np.uint8)
+#: ``_BASE3[v]``: the bits of ``v`` read as base-3 digits (Σ 3^i over its set bits i).
+_BASE3 = np.zeros(256, dtype=np.int64)
+for _b in range(8):
+    _BASE3 += ((_BITS >> _b) & 1) * 3**_b
+#: How many cards a suit's 8 bits hold.
+_COUNT = np.zeros(256, dtype=np.int64)
+for _b in range(8):
+    _COUNT += (_BITS >> _b) & 1
+
+
 @_jit
 def _relative_key(hands, live, leader, decl, trump):
     """The position at a trick boundary by the relative order of the cards still in play:
     for each suit, the owners of its live cards from the highest down. Positions that
     differ only in which lower cards have gone are the same game (every rule compares
-    cards only with cards still in play), so they share an entry."""
+    cards only with cards still in play), so they share an entry.
+
+    A suit's code is Σ owner · 3^i over its live cards, i the number of live cards below
+    (owner 0, 1, 2: the players), read off two table look-ups per owner."""
     key = 0
     for s in range(4):
-        seg = (live >> (8 * s)) & 0xFF
-        code = 0
-        length = 0
-        for r in range(7, -1, -1):
-            if (seg >> r) & 1:
-                bit = 1 << (8 * s + r)
-                owner = 0 if hands[0] & bit else (1 if hands[1] & bit else 2)
-                code = code * 3 + owner
-                length += 1
-        key = key * SUIT_CODES + _OFFSET[length] + code
+        shift = 8 * s
+        seg = (live >> shift) & 0xFF
+        first = (hands[1] >> shift) & seg
+        other = seg & ~((hands[0] >> shift) | first)
+        code = _BASE3[_COMPRESS[seg, first]] + 2 * _BASE3[_COMPRESS[seg, other]]
+        key = key * SUIT_CODES + _OFFSET[_COUNT[seg]] + code
     return ((key * 4 + leader) * 4 + decl) * 8 + trump + 1
 
 
 @_jit
-def _slot(key):
-    return ((key * 0x5E3779B97F4A7C15) >> 24) & (TT_SIZE - 1)
+def _bucket(key):
+    """The first of the ``TT_PROBES`` entries (one cache line) where ``key`` may be."""
+    return ((key * 0x5E3779B97F4A7C15) >> 24) & (TT_SIZE - TT_PROBES)
 
 
 @_jit
-def _tt_get(tk, tv, key, gen):
-    """Packed bounds (lo | hi << 8) of ``key`` or −1."""
-    h = _slot(key)
-    for i in range(TT_PROBES):
-        j = (h + i) & (TT_SIZE - 1)
-        if tv[0, j] != gen:
+def _tt_get(tt, key, gen):
+    """Packed bounds (lo | hi << 8 | (lead + 1) << 16) of ``key`` or −1."""
+    h = _bucket(key)
+    for j in range(h, h + TT_PROBES):
+        if (tt[j, 1] >> 24) != gen:
             return -1
-        if tk[j] == key:
-            return tv[1, j]
+        if tt[j, 0] == key:
+            return tt[j, 1] & 0xFFFFFF
     return -1
 
 
 @_jit
-def _tt_put(tk, tv, key, value, gen):
-    h = _slot(key)
-    for i in range(TT_PROBES):
-        j = (h + i) & (TT_SIZE - 1)
-        if tv[0, j] != gen or tk[j] == key:
-            tk[j] = key
-            tv[0, j] = gen
-            tv[1, j] = value
+def _tt_put(tt, key, value, gen):
+    h = _bucket(key)
+    for j in range(h, h + TT_PROBES):
+        if (tt[j, 1] >> 24) != gen or tt[j, 0] == key:
+            tt[j, 0] = key
+            tt[j, 1] = (gen << 24) | value
             return
-    tk[h] = key
-    tv[1, h] = value
+    tt[h, 0] = key
+    tt[h, 1] = (gen << 24) | value
 
 
 # The fields of a frame of the search stack (one per card played, and one per trick
@@ -216,7 +240,7 @@ _RETURN = 2
 
 
 @_jit
-def _store(fr, ply, result, card, tk, tv, gen):
+def _store(fr, ply, result, card, tt, gen):
     """Note what a trick-boundary test found in the table, and the lead that decided it
     (``card``; −1 when every lead was tried), to be tried first next time."""
     if fr[ply, F_POS] != 0:
@@ -231,10 +255,10 @@ def _store(fr, ply, result, card, tk, tv, gen):
             lo = need
     elif need - 1 < hi:
         hi = need - 1
-    _tt_put(tk, tv, fr[ply, F_KEY], lo | (hi << 8) | ((card + 1) << 16), gen)
+    _tt_put(tt, fr[ply, F_KEY], lo | (hi << 8) | ((card + 1) << 16), gen)
 
 
-@_jit
+@_jit(inline=True)
 def _order(c, pos, p, decl, maxd, led, wcard, wp, trump, nxt, nplay):
     """A move's place in the order of search (lower first). Maximising (the declarer of a
     suit or БК): taking the trick for one's side first, cheap cards first; leading, high
@@ -265,12 +289,12 @@ def _order(c, pos, p, decl, maxd, led, wcard, wp, trump, nxt, nplay):
     for _ in range(nplay - 1 - pos):
         q = nxt[q]
         if q == decl:
-            return rank
-    return 7 - rank
+            return 7 - rank if not beats else 8 + rank
+    return 7 - rank if not beats else 8 + rank
 
 
 @_jit
-def search(hands, nxt, nplay, decl, trump, beat, maxd, leader, need, tk, tv, buf, fr, gen):
+def search(hands, nxt, nplay, decl, trump, beat, maxd, leader, need, tt, buf, fr, gen):
     """Can the declarer's tricks from here be made at least ``need``, ``leader`` to lead?
     The maximising side is the declarer (``maxd`` 1) or, at мизер, the defenders (0);
     ``beat``: the duty to beat the card led. A depth-first search on an explicit stack
@@ -320,7 +344,7 @@ def search(hands, nxt, nplay, decl, trump, beat, maxd, leader, need, tk, tv, buf
                     continue
                 key = _relative_key(hands, live, p, decl, trump) * 4 + rules
                 fr[ply, F_KEY] = key
-                packed = _tt_get(tk, tv, key, gen)
+                packed = _tt_get(tt, key, gen)
                 if packed >= 0:
                     lo = packed & 0xFF
                     hi = (packed >> 8) & 0xFF
@@ -386,7 +410,7 @@ def search(hands, nxt, nplay, decl, trump, beat, maxd, leader, need, tk, tv, buf
             if i >= fr[ply, F_N]:
                 # Every move tried: the maximising side found none, the other no refutation.
                 ret = (p == decl) != (maxd == 1)
-                _store(fr, ply, ret, -1, tk, tv, gen)
+                _store(fr, ply, ret, -1, tt, gen)
                 mode = _RETURN
                 continue
             pos = fr[ply, F_POS]
@@ -430,21 +454,28 @@ def search(hands, nxt, nplay, decl, trump, beat, maxd, leader, need, tk, tv, buf
             hands[p] = fr[ply, F_HAND]
             if ret == ((p == decl) == (maxd == 1)):
                 # The maximising side found a way, or the other a refutation: done here.
-                _store(fr, ply, ret, buf[ply, fr[ply, F_I]] & 63, tk, tv, gen)
+                _store(fr, ply, ret, buf[ply, fr[ply, F_I]] & 63, tt, gen)
             else:
                 fr[ply, F_I] += 1
                 mode = _NEXT
 
 
 @_jit
-def value(hands, nxt, nplay, decl, trump, beat, maxd, leader, low, high, tk, tv, buf, fr, gen):
+def value(hands, nxt, nplay, decl, trump, beat, maxd, leader, low, high, tt, buf, fr, gen):
     """The declarer's tricks under best play (``leader`` to lead), known to lie between
-    ``low`` and ``high``: a binary search of null-window tests."""
+    ``low`` and ``high``: a binary search of null-window tests; at мизер, where the count
+    is mostly small, upward from ``low`` (fewer nodes than halving, measured)."""
     lo = low
     hi = high
+    if not maxd:
+        while lo < hi and search(
+            hands, nxt, nplay, decl, trump, beat, maxd, leader, lo + 1, tt, buf, fr, gen
+        ):
+            lo += 1
+        return lo
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if search(hands, nxt, nplay, decl, trump, beat, maxd, leader, mid, tk, tv, buf, fr, gen):
+        if search(hands, nxt, nplay, decl, trump, beat, maxd, leader, mid, tt, buf, fr, gen):
             lo = mid
         else:
             hi = mid - 1
@@ -453,12 +484,13 @@ def value(hands, nxt, nplay, decl, trump, beat, maxd, leader, low, high, tk, tv,
 
 @_jit
 def best_discard(
-    hands, nxt, nplay, decl, trump, beat, maxd, leader, full, pairs, bound, tk, tv, buf, fr, gen
+    hands, nxt, nplay, decl, trump, beat, maxd, leader, full, pairs, bound, tt, buf, fr, gen
 ):
     """The declarer holds ``full`` (his hand and the talon); ``pairs`` lists the discards
     (bitmasks) in the fixed order of choice; ``bound`` is what one of them is known to
-    reach (the most tricks when he maximises, the fewest at мизер). Returns (tricks,
-    index of the first best discard in that order)."""
+    reach (the most tricks when he maximises, the fewest at мизер; there, the hand's size
+    when nothing is known). Returns (tricks, index of the first best discard in that
+    order)."""
     best = bound
     choice = -1
     for i in range(pairs.shape[0]):
@@ -466,18 +498,29 @@ def best_discard(
         if maxd:
             target = best if choice < 0 else best + 1
             while search(
-                hands, nxt, nplay, decl, trump, beat, maxd, leader, target, tk, tv, buf, fr, gen
+                hands, nxt, nplay, decl, trump, beat, maxd, leader, target, tt, buf, fr, gen
             ):
                 best = target
                 choice = i
                 target += 1
+        elif choice < 0:
+            # Until one reaches ``bound``: this discard's count, upward from 0 (or more
+            # than ``bound``).
+            count = 0
+            while count <= best and search(
+                hands, nxt, nplay, decl, trump, beat, maxd, leader, count + 1, tt, buf, fr, gen
+            ):
+                count += 1
+            if count <= best:
+                best = count
+                choice = i
         else:
-            if choice >= 0 and best == 0:
+            if best == 0:
                 break  # no trick at all: no later discard does better
             # Held to ``target`` tricks = the defence cannot force ``target + 1``.
-            target = best if choice < 0 else best - 1
+            target = best - 1
             while target >= 0 and not search(
-                hands, nxt, nplay, decl, trump, beat, maxd, leader, target + 1, tk, tv, buf, fr, gen
+                hands, nxt, nplay, decl, trump, beat, maxd, leader, target + 1, tt, buf, fr, gen
             ):
                 best = target
                 choice = i
