@@ -215,8 +215,7 @@ class RussianScorerForm(ScorerForm):
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_(
-            "Calls in order from first hand, e.g. «N 6S, E 7C, S pass, N here, E pass, N pass»; "
-            "мизер, здесь, пас in Russian too."
+            "Calls in order from first hand, e.g. «N 6S, E 7C, S pass, N here, E pass, N pass»."
         ),
     )
 

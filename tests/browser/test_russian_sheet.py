@@ -13,6 +13,7 @@ from events import rounds
 from events import services as event_services
 from events.models import Round
 from scoring.models import ScoreSheet
+from tests.browser.helpers import login
 from tests.factories import play_of, round_link, seat_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -112,3 +113,26 @@ def test_a_refused_russian_sheet_sums_its_problems_up_and_keeps_what_was_typed(
     expect(page.locator('#group-contract input[value="8S"]')).to_be_checked()
     expect(page.locator("#id_defence_S")).to_have_value("half")
     _fits(page)
+
+
+def test_the_event_form_follows_the_chosen_convention(live_server, phone, director, shot):
+    page = phone
+    login(page, live_server.url)
+    page.goto(f"{live_server.url}/director/events/new/")
+    options = page.locator("#game-options")
+    expect(options).to_be_hidden()  # the Austrian game has no options
+    page.select_option("#id_game", "leningrad")
+    expect(options).to_be_visible()
+    expect(page.locator("#id_ten")).to_have_value("whisted")
+    expect(page.locator("#id_responsibility")).to_have_value("half")
+    page.select_option("#id_game", "sochi")
+    expect(page.locator("#id_ten")).to_have_value("checked")
+    expect(page.locator("#id_responsibility")).to_have_value("full")
+    _fits(page)
+    shot(page, "event-form-sochi-360")
+    page.fill("#id_name", "Кубок Сочи")
+    page.fill("#id_date", "2026-12-05")
+    page.get_by_role("button", name="Сохранить").click()
+    expect(page.locator("#event-game")).to_have_text(
+        "Сочи · 10 проверяется · ответственность полная"
+    )
