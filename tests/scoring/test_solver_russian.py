@@ -462,7 +462,7 @@ def test_the_whole_table_needs_first_hand():
     assert set(error.value.errors) == {"leader"}
 
 
-def test_an_eight_card_russian_position_agrees_with_the_memoised_minimax():
+def test_five_card_russian_positions_agree_with_the_minimax():
     """Deeper than the random ones, where the table and its keys are used in earnest."""
     rnd = random.Random(23)
     for misere in (False, True):
