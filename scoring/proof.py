@@ -92,8 +92,12 @@ def _count_failure(entry_pk: int) -> None:
     refusal that follows cannot roll it back."""
     now = timezone.now()
     window = timedelta(seconds=_setting("PIN_LOCK_SECONDS", 900))
+    # Made with a window already closed (long before any phone's «now»): the first UPDATE
+    # opens it, whichever of several phones failing at once comes first. (With «until=now»
+    # a phone whose «now» was read a moment earlier found that window open, counted in it,
+    # and the next one, its own «now» no longer inside, began the window again: one lost.)
     PinFailures.objects.bulk_create(
-        [PinFailures(entry_id=entry_pk, count=0, until=now)], ignore_conflicts=True
+        [PinFailures(entry_id=entry_pk, count=0, until=now - window)], ignore_conflicts=True
     )
     open_window = Q(until__gt=now)
     PinFailures.objects.filter(entry_id=entry_pk).update(

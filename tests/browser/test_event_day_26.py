@@ -288,7 +288,7 @@ def test_the_26_player_event_on_phones(
     page.goto(f"{base}/director/events/{event.pk}/scores/adjustments/")
     form = page.locator("#table-scores")
     form.locator('select[name="round"]').select_option(str(absent.round.pk))
-    form.locator('input[name="table"]').fill(str(absent.table.number))
+    form.locator('select[name="table"]').select_option(str(absent.table.number))
     form.locator('select[name="score"]').select_option("A")
     form.locator('[name="reason"]').fill("стол не играл тур")
     form.get_by_role("button", name="Выставить результаты").click()
