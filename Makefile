@@ -61,14 +61,17 @@ test-fast: install-dev
 	rm -rf var/test-fast
 	env -u DATABASE_URL -u REDIS_URL VAR_DIR=$(CURDIR)/var/test-fast $(PYTEST) -m "not django_db and not browser and not slow" $(PYTEST_ARGS)
 
+# The pure tests (no database, browser, process or backend of their own: test-fast's) run
+# once, in the embedded half; so does each whole-evening browser replay, two in each half
+# (markers `embedded` and `postgres`): every other test runs on both backends.
 test-postgres: install-dev system-deps
 	@echo "== the suite on PostgreSQL + Redis"
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m "not embedded" $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m "not embedded and (django_db or browser or slow or backend)" $(PYTEST_ARGS)
 
 test-embedded: install-dev system-deps
 	@echo "== the suite on the embedded default: SQLite + the filesystem broker"
 	rm -rf var/test-embedded
-	env -u DATABASE_URL -u REDIS_URL VAR_DIR=$(CURDIR)/var/test-embedded $(PYTEST) $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL VAR_DIR=$(CURDIR)/var/test-embedded $(PYTEST) -m "not postgres" $(PYTEST_ARGS)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -121,6 +121,7 @@ class _Proxy:
                     end.close()
 
 
+@pytest.mark.backend
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs the suite's Redis")
 def test_once_redis_answers_again_its_keys_of_before_the_outage_are_dropped(monkeypatch):
     monkeypatch.setattr(cache_module, "RETRY_SECONDS", 0.05)

@@ -28,6 +28,7 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.xdist_group("celery"),
+    pytest.mark.embedded,  # one half of `make test` replays it (see the Makefile)
 ]
 
 # A club's file as it comes: spaces, capitals, ё and a double surname.

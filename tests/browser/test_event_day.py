@@ -19,6 +19,7 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.xdist_group("celery"),
+    pytest.mark.embedded,  # one half of `make test` replays it (see the Makefile)
 ]
 
 CSV = "Фамилия;Имя;Клуб\n" + "".join(f"Игроков{i:02d};Игорь;Клуб {i % 3}\n" for i in range(1, 16))

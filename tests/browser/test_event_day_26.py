@@ -26,6 +26,7 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.xdist_group("celery"),
+    pytest.mark.postgres,  # one half of `make test` replays it (see the Makefile)
 ]
 
 NAMES = [

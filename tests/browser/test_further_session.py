@@ -24,6 +24,7 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.xdist_group("celery"),
+    pytest.mark.postgres,  # one half of `make test` replays it (see the Makefile)
 ]
 
 CSV = "Фамилия;Имя;Клуб\n" + "".join(f"Линиев{i:02d};Олег;Клуб {i % 4}\n" for i in range(1, 53))
