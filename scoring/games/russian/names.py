@@ -46,6 +46,9 @@ def _codes() -> tuple[str, ...]:
 #: Every bid's code, low to high: 6S 6C 6D 6H 6NT 7S … 8NT misere 9S … 10NT.
 BID_CODES: tuple[str, ...] = _codes()
 _RANK = {code: i for i, code in enumerate(BID_CODES)}
+# A numeric bid's level and strain, read once (the settlement asks them of every deal).
+_LEVEL = {c: int(c.rstrip("SCDHNT")) for c in BID_CODES if c != _MISERE}
+_STRAIN = {c: Strain(c.lstrip("0123456789")) for c in _LEVEL}
 
 
 @dataclass(frozen=True)
@@ -73,16 +76,16 @@ class Contract:
 
     @property
     def is_numeric(self) -> bool:
-        return not (self.is_misere or self.is_passed)
+        return self.code in _LEVEL
 
     @property
     def level(self) -> int | None:
         """6–10 for a numeric contract, else None."""
-        return int(self.code.rstrip("SCDHNT")) if self.is_numeric else None
+        return _LEVEL.get(self.code)
 
     @property
     def strain(self) -> Strain | None:
-        return Strain(self.code.lstrip("0123456789")) if self.is_numeric else None
+        return _STRAIN.get(self.code)
 
     @property
     def rank(self) -> int:

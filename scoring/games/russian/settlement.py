@@ -44,14 +44,16 @@ class _Sheet:
 
     def __init__(self, seats: Sequence[Seat]) -> None:
         self.seats = tuple(seats)
-        self.pool = {s: Fraction(0) for s in seats}
-        self.mountain = {s: Fraction(0) for s in seats}
-        self.whists: dict[Seat, dict[Seat, Fraction]] = {s: {} for s in seats}
+        # Whole numbers while they are (with the note's prices every amount is): ints add
+        # fast, and a Fraction's arithmetic is most of a deal's time.
+        self.pool: dict[Seat, Fraction | int] = dict.fromkeys(self.seats, 0)
+        self.mountain: dict[Seat, Fraction | int] = dict.fromkeys(self.seats, 0)
+        self.whists: dict[Seat, dict[Seat, Fraction | int]] = {s: {} for s in seats}
         self.failed: list[Seat] = []
 
     def write(self, writer: Seat, on: Seat, amount: Fraction | int) -> None:
         if amount:
-            self.whists[writer][on] = self.whists[writer].get(on, Fraction(0)) + amount
+            self.whists[writer][on] = self.whists[writer].get(on, 0) + _whole(amount)
 
     def fail(self, seat: Seat) -> None:
         if seat not in self.failed:
@@ -105,7 +107,7 @@ def _numeric(sheet: _Sheet, deal: Deal, outcome: Outcome, defenders: tuple[Seat,
         for w in whisters:
             sheet.write(w, declarer, own[w] * p * m)
         for w, missed in misses(level, own).items():
-            sheet.mountain[w] += missed * p * m * r
+            sheet.mountain[w] += _whole(missed * p * m * r)
             sheet.fail(w)
         return
     down = level - tricks[declarer]
@@ -191,20 +193,40 @@ def balance(
     score(X) = k_p·(pool(X) − mean pool) − k_m·(mountain(X) − mean mountain)
                + Σ whists X wrote on others − Σ whists others wrote on X
     """
+    # Counted in n-ths (n the seats) with whole numbers where the amounts are whole (with
+    # the note's prices they always are): one Fraction a seat at the end, not a dozen.
     seats = list(pool)
-    mean_pool = Fraction(sum(pool.values()), len(seats))
-    mean_mountain = Fraction(sum(mountain.values()), len(seats))
-    scores = {}
-    for x in seats:
-        wrote = sum(whists.get(x, {}).values(), Fraction(0))
-        owed = sum((whists.get(y, {}).get(x, Fraction(0)) for y in seats), Fraction(0))
-        scores[x] = (
-            rules.k_p * (pool[x] - mean_pool)
-            - rules.k_m * (mountain[x] - mean_mountain)
-            + wrote
-            - owed
+    n = len(seats)
+    inside = set(seats)
+    pools = {x: _whole(pool[x]) for x in seats}
+    mountains = {x: _whole(mountain[x]) for x in seats}
+    net = dict.fromkeys(seats, 0)
+    for writer, on in whists.items():
+        if writer not in inside:
+            continue
+        for y, amount in on.items():
+            if y in inside:
+                amount = _whole(amount)
+                net[writer] += amount
+                net[y] -= amount
+    total_pool, total_mountain = sum(pools.values()), sum(mountains.values())
+    k_p, k_m = _whole(rules.k_p), _whole(rules.k_m)
+    return {
+        x: Fraction(
+            k_p * (n * pools[x] - total_pool)
+            - k_m * (n * mountains[x] - total_mountain)
+            + n * net[x],
+            n,
         )
-    return scores
+        for x in seats
+    }
+
+
+def _whole(value):
+    """An int for a whole Fraction (ints add fast), else the value itself."""
+    if type(value) is Fraction and value.denominator == 1:
+        return value.numerator
+    return value
 
 
 # --- Numbers out --------------------------------------------------------------------------
