@@ -1,7 +1,10 @@
 """How a score sheet and a figure read on a page or in a CSV file, in the user's language.
 
-The words are the pure core's (``rules.word``), so a page says «три ♦» exactly as the error
-messages do.
+A sheet's words are its game's (``scoring.sheets``: :func:`game_of` a stored result, or
+``sheets_of`` an event), which are its pure core's, so a page says «три ♦» or «6♠» exactly
+as the error messages do. The sheet-level functions below (``contract_text`` …) are the
+Austrian game's, kept for the callers of before there was a choice of game; the ``result_``
+ones read any game's stored result.
 """
 
 from __future__ import annotations
@@ -10,27 +13,11 @@ from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
-from scoring import rules
 from scoring.models import ScoreSheet
-from scoring.services import lang
+from scoring.sheets import SHEET_GAMES, SheetGame, sheets_of
+from scoring.sheets.austrian import AUSTRIAN, SUIT_SYMBOLS, suit, word
 
-SUIT_SYMBOLS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
-
-
-def word(value: str | None) -> str:
-    """A contract, suit, decision or bid value («three», «whist») as a word of the language."""
-    if not value:
-        return ""
-    for kind in (rules.Contract, rules.Defence, rules.Suit, rules.Bid):
-        try:
-            return rules.word(kind(value), lang())
-        except ValueError:
-            continue
-    return str(value)
-
-
-def suit(value: str | None) -> str:
-    return SUIT_SYMBOLS.get(value or "", "")
+__all__ = ["SUIT_SYMBOLS", "sheets_of", "suit", "word"]
 
 
 def sheet_of(result: dict | None) -> dict | None:
@@ -38,36 +25,73 @@ def sheet_of(result: dict | None) -> dict | None:
     return (result or {}).get("sheet") if result else None
 
 
+def game_of(result: dict | None) -> SheetGame:
+    """The game whose sheet ``result`` is: a result stores its game's rules (the Russian
+    one's ``rules.game``); one with none is the Austrian game's, as every result was before
+    there was a choice of game."""
+    rules = (result or {}).get("rules")
+    name = rules.get("game") if isinstance(rules, dict) else None
+    return SHEET_GAMES.get(name, AUSTRIAN)
+
+
+# --- any game's stored result ------------------------------------------------------------
+
+
+def result_contract(result: dict | None) -> str:
+    """«N: три ♦», «N: 6♠», «распасы»."""
+    return game_of(result).contract_text(sheet_of(result))
+
+
+def result_defence(result: dict | None, order: str = "") -> str:
+    """«E вист · S полвиста» (``order``: «WNES» round the table; as stored otherwise)."""
+    return game_of(result).defence_text(sheet_of(result), order)
+
+
+def result_tricks(result: dict | None, order: str = "") -> str:
+    """«N 6 · E 3 · S 1»."""
+    return game_of(result).tricks_text(sheet_of(result), order)
+
+
+def result_tricks_of(result: dict | None, position: str) -> str:
+    return game_of(result).tricks_of(sheet_of(result), position)
+
+
+def figure_cell(value) -> str:
+    """One of the figures a seat writes (``SheetGame.seat_figures``) on a page: a number as
+    :func:`number_text`, a text as it is («—» for none written), nothing for no seat."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value or "—"
+    return number_text(value)
+
+
+def seat_figures(result: dict | None, position: str) -> list[str]:
+    """What ``position`` writes on the deal besides his tricks and score (пуля, гора, висты
+    in the Russian game; nothing in the Austrian one), each as a page shows it."""
+    return [figure_cell(v) for v in game_of(result).seat_figures(result, position)]
+
+
+# --- the Austrian game's words (the callers of before there was a choice of game) ---------
+
+
 def contract_text(sheet: dict | None) -> str:
     """«N: три ♦», «S: червы», «распас»."""
-    if not sheet:
-        return ""
-    if sheet.get("contract") == "passed":
-        return word("passed")
-    contract = sheet.get("contract")
-    symbol = "" if contract == "hearts" else f" {suit(sheet.get('trump'))}"
-    return f"{sheet.get('declarer')}: {word(contract)}{symbol}"
+    return AUSTRIAN.contract_text(sheet)
 
 
 def defence_text(sheet: dict | None) -> str:
     """«E вист · S пас»."""
-    if not sheet or not sheet.get("defenders"):
-        return ""
-    return " · ".join(f"{seat} {word(d)}" for seat, d in sheet["defenders"].items())
+    return AUSTRIAN.defence_text(sheet)
 
 
 def tricks_text(sheet: dict | None) -> str:
     """«N 6 · E 4 · S 0»."""
-    if not sheet or not sheet.get("tricks"):
-        return ""
-    return " · ".join(f"{seat} {n}" for seat, n in sheet["tricks"].items())
+    return AUSTRIAN.tricks_text(sheet)
 
 
 def tricks_of(sheet: dict | None, position: str) -> str:
-    if not sheet or sheet.get("contract") == "passed":
-        return ""
-    value = (sheet.get("tricks") or {}).get(position)
-    return "" if value is None else str(value)
+    return AUSTRIAN.tricks_of(sheet, position)
 
 
 def number_text(value, places: int = 2) -> str:

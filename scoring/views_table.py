@@ -264,18 +264,19 @@ def _context(request, state: _TableState) -> dict:
 
 
 def _result(sheet: ScoreSheet | None, deal, seats: list[Seat]) -> dict | None:
-    """A recorded result as the table reads it: the contract, and for every seat in table
-    order its part (declarer, whist, pass…), tricks and score."""
+    """A recorded result as the table reads it, in its game's words: the contract, and for
+    every seat in table order its part (declarer, whist, pass…), tricks, what else he
+    writes (the Russian game's пуля, гора, висты) and score."""
     if sheet is None or sheet.current is None:
         return None
     result = sheet.current.result
+    game = display.game_of(result)
     essence = result.get("sheet") or {}
     scores = result.get("scores") or {}
     failed = set(result.get("failed") or [])
     passed = essence.get("contract") == "passed"
     declarer = essence.get("declarer")
     defenders = essence.get("defenders") or {}
-    tricks = essence.get("tricks") or {}
     lines = []
     for seat in seats:
         position = seat.position
@@ -287,27 +288,29 @@ def _result(sheet: ScoreSheet | None, deal, seats: list[Seat]) -> dict | None:
         elif position == declarer:
             part = _("declarer")
         else:
-            part = display.word(defenders.get(position))
+            part = game.word(defenders.get(position))
         lines.append(
             {
                 "seat": seat,
                 "part": part,
-                "tricks": "" if passed else tricks.get(position, ""),
+                "tricks": game.tricks_of(essence, position),
+                # (heading, text): a line under his name, so the block fits a phone.
+                "figures": list(
+                    zip(game.figure_heads(), display.seat_figures(result, position), strict=True)
+                ),
                 "score": scores.get(position),
                 "failed": position in failed,
             }
         )
     players = {s.position: s.entry.full_name for s in seats}
-    contract = essence.get("contract")
     return {
         "passed": passed,
         "declarer": declarer,
         "declarer_name": players.get(declarer, ""),
-        "contract": display.word(contract),
-        "trump": "" if passed else essence.get("trump") or "",
-        "defence": " · ".join(
-            f"{p} {display.word(defenders[p])}" for p in TABLE_ORDER if p in defenders
-        ),
+        "contract": game.contract_word(essence),
+        "trump": game.trump(essence),
+        "defence": game.defence_text(essence, TABLE_ORDER),
+        "score_head": game.score_head(),
         "lines": lines,
     }
 

@@ -3,11 +3,32 @@ did before there was a choice of game."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from scoring import rules
-from scoring.sheets.base import SheetGame, layout_fields
+from scoring.sheets.base import SheetGame, lang, layout_fields
 
 #: The running pot's ante, added by each dealer (the core's default).
 RUNNING_ANTE = 10
+
+SUIT_SYMBOLS = {"spades": "♠", "clubs": "♣", "diamonds": "♦", "hearts": "♥"}
+
+
+def word(value: str | None) -> str:
+    """A contract, suit, decision or bid value («three», «whist») as a word of the language:
+    the pure core's words (``rules.word``), so a page says «три ♦» as the messages do."""
+    if not value:
+        return ""
+    for kind in (rules.Contract, rules.Defence, rules.Suit, rules.Bid):
+        try:
+            return rules.word(kind(value), lang())
+        except ValueError:
+            continue
+    return str(value)
+
+
+def suit(value: str | None) -> str:
+    return SUIT_SYMBOLS.get(value or "", "")
 
 
 def _passed(data: dict) -> bool:
@@ -80,6 +101,38 @@ class AustrianSheets(SheetGame):
 
     def passed_out(self, parsed):
         return parsed.contract is rules.Contract.PASSED
+
+    # --- words: exactly the pages' and files' words of before there was a choice of game
+
+    def word(self, value):
+        return word(value)
+
+    def contract_text(self, sheet):
+        """«N: три ♦», «S: червы», «распас»."""
+        if not sheet:
+            return ""
+        if sheet.get("contract") == "passed":
+            return word("passed")
+        contract = sheet.get("contract")
+        symbol = "" if contract == "hearts" else f" {suit(sheet.get('trump'))}"
+        return f"{sheet.get('declarer')}: {word(contract)}{symbol}"
+
+    def contract_word(self, sheet):
+        return word((sheet or {}).get("contract"))
+
+    def trump(self, sheet):
+        if not sheet or sheet.get("contract") == "passed":
+            return ""
+        return sheet.get("trump") or ""
+
+    def tricks_of(self, sheet, position):
+        # A passed-out deal is not played: nobody's tricks are shown.
+        if not sheet or sheet.get("contract") == "passed":
+            return ""
+        return super().tricks_of(sheet, position)
+
+    def score_head(self):
+        return _("Points")
 
 
 AUSTRIAN = AustrianSheets()

@@ -6,7 +6,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
+from django.utils.translation import get_language
+
 from events.boards import board_layout
+
+#: The order the pages list a sheet's seats in when they ask for one: round the table.
+TABLE_ORDER = "WNES"
+
+
+def lang() -> str:
+    """The language of the request for the cores' words: ``en`` or ``ru`` (as
+    ``scoring.services.lang``, which the sheets may not import)."""
+    return "en" if (get_language() or "").startswith("en") else "ru"
+
+
+def in_order(mapping, order: str = "") -> list[tuple[str, object]]:
+    """(seat, value) of a sheet's per-seat mapping: as stored, or in ``order`` (a JSON
+    column keeps no order of its own)."""
+    mapping = mapping if isinstance(mapping, dict) else {}
+    if not order:
+        return list(mapping.items())
+    return [(seat, mapping[seat]) for seat in order if seat in mapping]
 
 
 class SheetGame:
@@ -45,6 +65,66 @@ class SheetGame:
     def preview(self, result: dict, deal, players: dict[str, str]) -> list[dict]:
         """What «Check» shows of each seat: a line per active seat (:func:`preview_rows`)."""
         return preview_rows(result, deal, players)
+
+    # --- its words on the pages and in the files (scoring.display, scoring.exports) -------
+    #
+    # ``sheet`` is the stored essence (``result["sheet"]``), ``result`` the stored result;
+    # either may be None (no result yet): the words are then empty.
+
+    def word(self, value: str | None) -> str:
+        """A contract or a defender's decision of a sheet as a word of the language."""
+        raise NotImplementedError
+
+    def contract_text(self, sheet: dict | None) -> str:
+        """The contract with its declarer: «N: три ♦», «N: 6♠»; the passed-out deal's word."""
+        raise NotImplementedError
+
+    def contract_word(self, sheet: dict | None) -> str:
+        """The contract alone (the table's result names the declarer with his name)."""
+        raise NotImplementedError
+
+    def trump(self, sheet: dict | None) -> str:
+        """The trump a contract names apart («diamonds»), if the game names one apart."""
+        return ""
+
+    def defence_text(self, sheet: dict | None, order: str = "") -> str:
+        """«E вист · S пас»: the defenders' decisions (``order``: see :func:`in_order`)."""
+        if not sheet:
+            return ""
+        defenders = in_order(sheet.get("defenders"), order)
+        return " · ".join(f"{seat} {self.word(d)}" for seat, d in defenders)
+
+    def tricks_text(self, sheet: dict | None, order: str = "") -> str:
+        """«N 6 · E 4 · S 0»: the tricks the sheet counts."""
+        if not sheet:
+            return ""
+        return " · ".join(f"{seat} {n}" for seat, n in in_order(sheet.get("tricks"), order))
+
+    def tricks_of(self, sheet: dict | None, position: str) -> str:
+        """One seat's tricks, as text («» when the sheet counts none of his)."""
+        if not sheet:
+            return ""
+        value = (sheet.get("tricks") or {}).get(position)
+        return "" if value is None else str(value)
+
+    def score_head(self) -> str:
+        """The heading of a seat's score (what is compared): «Points», «Balance»."""
+        raise NotImplementedError
+
+    def figure_heads(self) -> list[str]:
+        """The headings of what else each seat writes on a deal, besides his tricks and his
+        score (none in a game where the score is all he writes)."""
+        return []
+
+    def seat_figures(self, result: dict | None, position: str) -> list:
+        """What ``position`` writes on the deal, one value per :meth:`figure_heads`: a
+        number (exact, a JSON number or text) or a text; None for a seat that writes none."""
+        return []
+
+    def file_heads(self, event) -> list[str]:
+        """The cells a file of the event's results adds at the end of its header row (the
+        first row: bold and frozen in XLSX) to name the game, where the game needs naming."""
+        return []
 
     #: The name of its scorer form in ``scoring.forms.SCORER_FORMS`` (the forms read the
     #: pages' helpers, which read the services, which read this: no import of the forms).

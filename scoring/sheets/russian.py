@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 from scoring.games import russian
 from scoring.games.russian import Defence, Outcome
-from scoring.sheets.base import SheetGame, layout_fields, preview_rows
+from scoring.sheets.base import TABLE_ORDER, SheetGame, lang, layout_fields, preview_rows
 
 
 def exact_text(value: Fraction) -> str:
@@ -84,6 +87,58 @@ class RussianSheets(SheetGame):
             if not row["tricks"] and row["tricks"] != 0:
                 row["tricks"] = ""
         return rows
+
+    # --- words: the core's (``russian.word``), as its messages say them ------------------
+
+    def word(self, value):
+        if not value:
+            return ""
+        if value in Defence._value2member_map_:
+            return russian.word(Defence(value), lang())
+        try:
+            return russian.word(russian.Contract(str(value)), lang())
+        except ValueError:
+            return str(value)
+
+    def contract_text(self, sheet):
+        """«N: 6♠», «N: мизер», «распасы»."""
+        if not sheet:
+            return ""
+        contract = self.word(sheet.get("contract"))
+        if sheet.get("contract") == "passed" or not sheet.get("declarer"):
+            return contract
+        return f"{sheet['declarer']}: {contract}"
+
+    def contract_word(self, sheet):
+        return self.word((sheet or {}).get("contract"))
+
+    def score_head(self):
+        return pgettext("russian game", "Balance")
+
+    def figure_heads(self):
+        return [_("Pool"), _("Mountain"), _("Whists")]
+
+    def seat_figures(self, result, position):
+        """пуля, гора (exact amounts as stored) and «6 на N, 2 на S»."""
+        result = result or {}
+        if position not in (result.get("pool") or {}):
+            return [None, None, None]
+        whists = (result.get("whists") or {}).get(position) or {}
+        written = ", ".join(
+            _("%(amount)s on %(on)s") % {"amount": amount_text(amount), "on": on}
+            for on, amount in sorted(whists.items(), key=lambda item: TABLE_ORDER.index(item[0]))
+        )
+        return [result["pool"][position], (result.get("mountain") or {}).get(position), written]
+
+    def file_heads(self, event):
+        """«Игра: Сочи · 10 проверяется · ответственность полная»."""
+        return [_("Game: %(line)s") % {"line": event.game_line()}]
+
+
+def amount_text(value) -> str:
+    """An amount written (a JSON number): «6», «2.5»."""
+    value = Fraction(str(value))
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
 
 
 RUSSIAN = RussianSheets()

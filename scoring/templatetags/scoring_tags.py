@@ -10,22 +10,52 @@ register = template.Library()
 
 @register.filter
 def contract(result):
-    return display.contract_text(display.sheet_of(result))
+    """A stored result's contract in its game's words: «N: три ♦», «N: 6♠», «распасы»."""
+    return display.result_contract(result)
 
 
 @register.filter
-def defence(result):
-    return display.defence_text(display.sheet_of(result))
+def defence(result, order=""):
+    """The defenders' decisions; ``|defence:"WNES"`` round the table."""
+    return display.result_defence(result, order)
 
 
 @register.filter
-def tricks(result):
-    return display.tricks_text(display.sheet_of(result))
+def tricks(result, order=""):
+    return display.result_tricks(result, order)
 
 
 @register.filter
 def tricks_for(result, position):
-    return display.tricks_of(display.sheet_of(result), position)
+    return display.result_tricks_of(result, position)
+
+
+@register.filter
+def seat_figures(result, position):
+    """What ``position`` writes on the deal besides tricks and score, one text per
+    ``event|figure_heads`` (none in the Austrian game)."""
+    return display.seat_figures(result, position)
+
+
+@register.filter
+def labelled_figures(result, position):
+    """(heading, text) of each figure :func:`seat_figures` gives (none without a result)."""
+    if not result:
+        return []
+    heads = display.game_of(result).figure_heads()
+    return list(zip(heads, display.seat_figures(result, position), strict=True))
+
+
+@register.filter
+def figure_heads(event):
+    """The headings of :func:`seat_figures` for the event's game (пуля, гора, висты)."""
+    return display.sheets_of(event).figure_heads()
+
+
+@register.filter
+def score_head(event):
+    """The heading of a seat's score on a deal in the event's game: «Очки», «Баланс»."""
+    return display.sheets_of(event).score_head()
 
 
 @register.filter
