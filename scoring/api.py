@@ -551,6 +551,13 @@ def _standing_json(rows) -> list[dict]:
     ]
 
 
+def _game_json(event) -> dict:
+    """The game the results are of: its name (``game``, as the event's field), its rules in
+    full (``rules``: the options, each convention's defaults filled in) and its line in the
+    reader's language (``game_line``)."""
+    return {"game": event.game, "rules": event.game_rules(), "game_line": event.game_line()}
+
+
 def _score_json(score) -> dict | None:
     if score is None:
         return None
@@ -583,6 +590,7 @@ class Standings(APIView):
             rows = standings.event_standings(event)
         return Response(
             {
+                **_game_json(event),
                 "method": event.scoring_method,
                 "by": standings.BY[event.scoring_method],
                 "session": wanted,
@@ -614,6 +622,7 @@ class TravellerView(APIView):
             {
                 "deal": deal.code,
                 "session": found.session.number,
+                **_game_json(event),
                 "method": event.scoring_method,
                 "active_seats": deal.active_seats,
                 # The cards as dealt (PPN, docs/hand-records.md) and their double-dummy
@@ -631,9 +640,7 @@ class TravellerView(APIView):
                         "table": row.play.table.number,
                         "players": {p: e.pk for p, e in row.players.items()},
                         "status": row.sheet.status if row.sheet else None,
-                        "contract": display.contract_text(
-                            display.sheet_of(row.sheet.current.result)
-                        )
+                        "contract": display.result_contract(row.sheet.current.result)
                         if row.sheet and row.sheet.current
                         else None,
                         "result": row.sheet.current.result
@@ -671,7 +678,7 @@ class CardView(APIView):
                     "position": row.position or None,
                     "deal": row.deal.code if row.deal else None,
                     "sits_out": row.sits_out,
-                    "contract": display.contract_text(display.sheet_of(result)) if result else None,
+                    "contract": display.result_contract(result) if result else None,
                     "result": result,
                     "score": _score_json(row.score),
                 }
@@ -680,6 +687,7 @@ class CardView(APIView):
             {
                 "entry": entry.pk,
                 "name": entry.full_name,
+                **_game_json(event),
                 "method": event.scoring_method,
                 "sessions": [
                     {"session": number} | (_standing_json([row])[0] if row else {})

@@ -2,7 +2,12 @@
 director opens in a spreadsheet: CSV (UTF-8 with a BOM and «;» between columns, figures with
 the page's decimal separator) and XLSX, both written by ``movements.spreadsheet`` from the
 same rows. A cell's type says what it is: ``int`` a number, :class:`Fixed` a figure with two
-decimals, text (a deal's label «1.1», a player's number with his name) anything else."""
+decimals, text (a deal's label «1.1», a player's number with his name) anything else.
+
+The words and the columns of a result are its game's (``scoring.sheets``): a Russian
+event's card and travellers carry what each seat writes (пуля, гора, висты) and name his
+score the balance, and its files' header ends with the game's line (:func:`with_game`);
+an Austrian event's files are exactly what they were before there was a choice of game."""
 
 from __future__ import annotations
 
@@ -12,6 +17,8 @@ from django.utils.translation import gettext as _
 
 from events.spreadsheet import KINDS, Fixed, file_response
 from scoring import display
+from scoring.sheets import SheetGame, sheets_of
+from scoring.sheets.austrian import AUSTRIAN
 from scoring.standings import Card, EventStanding, StandingRow, Traveller
 
 __all__ = [
@@ -25,6 +32,7 @@ __all__ = [
     "standing_rows",
     "traveller_header",
     "traveller_rows",
+    "with_game",
 ]
 
 
@@ -42,6 +50,26 @@ def score_figure(num: int, den: int, method: str) -> int | Fixed | str:
     decimals, points and IMPs as :func:`figure`."""
     value = Fraction(num, den)
     return Fixed(float(value)) if method == "matchpoints" else figure(value)
+
+
+def with_game(event, rows: list[list]) -> list[list]:
+    """The file's rows with its header naming the event's game at its end (the Russian
+    game's line; nothing is added for the Austrian game)."""
+    heads = sheets_of(event).file_heads(event)
+    if rows and heads:
+        rows[0] = [*rows[0], *heads]
+    return rows
+
+
+def _figure_cells(game: SheetGame, result: dict | None, position: str) -> list:
+    """What ``position`` writes besides tricks and score (``SheetGame.seat_figures``),
+    typed: numbers as :func:`figure`, texts as they are, nothing empty."""
+    if result is None:
+        return [""] * len(game.figure_heads())
+    cells = []
+    for value in game.seat_figures(result, position):
+        cells.append("" if value is None else value if isinstance(value, str) else figure(value))
+    return cells
 
 
 def _total(value) -> Fixed | str:
@@ -90,7 +118,8 @@ def event_standing_rows(found: EventStanding) -> list[list]:
     return table
 
 
-def card_rows(card: Card, method: str) -> list[list]:
+def card_rows(card: Card, method: str, game: SheetGame = AUSTRIAN) -> list[list]:
+    heads = game.figure_heads()
     table = [
         [
             _("Session"),
@@ -102,7 +131,8 @@ def card_rows(card: Card, method: str) -> list[list]:
             _("Defence"),
             _("Tricks"),
             _("His tricks"),
-            _("Points"),
+            *heads,
+            game.score_head(),
             _("Figure"),
             _("Artificial score"),
             _("Penalty"),
@@ -111,10 +141,13 @@ def card_rows(card: Card, method: str) -> list[list]:
     ]
     for row in card.rows:
         if row.deal is None:
-            table.append([row.session.number, row.round_number, "", "", "", _("pause")] + [""] * 8)
+            blank = [""] * (8 + len(heads))
+            table.append([row.session.number, row.round_number, "", "", "", _("pause")] + blank)
             continue
         result = row.sheet.current.result if row.sheet and row.sheet.current else None
+        shown = None if row.sits_out or row.hidden else result
         sheet = display.sheet_of(result)
+        words = display.game_of(result)
         score = row.score
         table.append(
             [
@@ -127,10 +160,11 @@ def card_rows(card: Card, method: str) -> list[list]:
                 if row.sits_out
                 else _("still in play")
                 if row.hidden
-                else display.contract_text(sheet),
-                "" if row.sits_out else display.defence_text(sheet),
-                "" if row.sits_out else display.tricks_text(sheet),
-                "" if row.sits_out else _count(display.tricks_of(sheet, row.position)),
+                else words.contract_text(sheet),
+                "" if row.sits_out else words.defence_text(sheet),
+                "" if row.sits_out else words.tricks_text(sheet),
+                "" if row.sits_out else _count(words.tricks_of(sheet, row.position)),
+                *_figure_cells(game, shown, row.position),
                 figure(score.points) if score and score.points is not None else "",
                 score_figure(score.net_num, score.net_den, method) if score else "",
                 score.artificial if score else "",
@@ -144,32 +178,36 @@ def card_rows(card: Card, method: str) -> list[list]:
 POSITIONS = "WNES"  # every traveller has the same columns, whichever seats play the deal
 
 
-def traveller_header(*, with_deal: bool = False) -> list:
+def traveller_header(*, with_deal: bool = False, game: SheetGame = AUSTRIAN) -> list:
     head = [_("Deal")] if with_deal else []
     head += [_("Round"), _("Room"), _("Table"), *POSITIONS]
     head += [_("Contract"), _("Defence"), _("Tricks")]
     for position in POSITIONS:
-        head += [f"{_('Points')} {position}", f"{_('Figure')} {position}"]
+        head += [f"{name} {position}" for name in game.figure_heads()]
+        head += [f"{game.score_head()} {position}", f"{_('Figure')} {position}"]
     head += [_("Version")]  # of the deal's cards: a fouled deal is compared by version
     return head
 
 
 def traveller_rows(
-    traveller: Traveller, method: str, *, with_deal: bool = False, header: bool = True
+    traveller: Traveller,
+    method: str,
+    *,
+    with_deal: bool = False,
+    header: bool = True,
+    game: SheetGame = AUSTRIAN,
 ) -> list[list]:
-    table = [traveller_header(with_deal=with_deal)] if header else []
+    table = [traveller_header(with_deal=with_deal, game=game)] if header else []
     for row in traveller.rows:
         result = row.sheet.current.result if row.sheet and row.sheet.current else None
         sheet = display.sheet_of(result)
+        words = display.game_of(result)
         # The room and each player's number: tables are numbered anew in every room.
         line = [row.play.round.number, str(row.play.table.room), row.play.table.number]
         line += [_player(row.players[p]) if p in row.players else "" for p in POSITIONS]
-        line += [
-            display.contract_text(sheet),
-            display.defence_text(sheet),
-            display.tricks_text(sheet),
-        ]
+        line += [words.contract_text(sheet), words.defence_text(sheet), words.tricks_text(sheet)]
         for position in POSITIONS:
+            line += _figure_cells(game, result, position)
             score = row.scores.get(position)
             if score is None:
                 line += ["", ""]

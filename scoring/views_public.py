@@ -18,6 +18,7 @@ from scoring import card_address, disclosure, exports, hand_records, standings
 from scoring.models import Deal
 from scoring.public_access import base_context as _base
 from scoring.public_access import deal_in_play, public_results
+from scoring.sheets import sheets_of
 from scoring.traveller_note import traveller_note
 
 
@@ -141,19 +142,21 @@ def card_by_id(request, event, preview, entry_pk):
 # --- files: CSV and XLSX ------------------------------------------------------------------
 #
 # Each file is one set of rows (scoring.exports) written as CSV or as XLSX (``kind``, from
-# the URL): the two follow the same access rules because they are the same view.
+# the URL): the two follow the same access rules because they are the same view. Each one's
+# header names the event's game where the game names itself (``exports.with_game``).
 
 
 @public_results
 def results_file(request, event, preview, kind):
     rows = exports.event_standing_rows(standings.event_standing_by_session(event))
+    rows = exports.with_game(event, rows)
     return exports.file_response(kind, rows, f"standings-{event.slug}", _("Standings"))
 
 
 @public_results
 def session_file(request, event, preview, number, kind):
     session = _session(event, number)
-    rows = exports.standing_rows(standings.session_standings(session))
+    rows = exports.with_game(event, exports.standing_rows(standings.session_standings(session)))
     title = _("Standings, session %(number)s") % {"number": session.number}
     return exports.file_response(kind, rows, f"standings-{event.slug}-s{session.number}", title)
 
@@ -161,11 +164,15 @@ def session_file(request, event, preview, number, kind):
 @public_results
 def session_travellers_file(request, event, preview, number, kind):
     session = _session(event, number)
-    rows = [exports.traveller_header(with_deal=True)]  # the header even with no deal shown yet
+    game = sheets_of(event)
+    # The header even with no deal shown yet.
+    rows = exports.with_game(event, [exports.traveller_header(with_deal=True, game=game)])
     seen = disclosure.viewer(request, event)
     for deal in [d for d in _session_deals(session) if seen.shows(d)]:
         found = standings.deal_traveller(deal)
-        rows += exports.traveller_rows(found, event.scoring_method, with_deal=True, header=False)
+        rows += exports.traveller_rows(
+            found, event.scoring_method, with_deal=True, header=False, game=game
+        )
     title = _("Travellers, session %(number)s") % {"number": session.number}
     return exports.file_response(kind, rows, f"travellers-{event.slug}-s{session.number}", title)
 
@@ -175,7 +182,9 @@ def traveller_file(request, event, preview, deal_pk, kind):
     deal = _deal(event, deal_pk)
     if not disclosure.viewer(request, event).shows(deal):
         return deal_in_play(request, event, preview, deal)
-    rows = exports.traveller_rows(standings.deal_traveller(deal), event.scoring_method)
+    found = standings.deal_traveller(deal)
+    rows = exports.traveller_rows(found, event.scoring_method, game=sheets_of(event))
+    rows = exports.with_game(event, rows)
     title = _("Deal %(code)s") % {"code": deal.code}
     return exports.file_response(kind, rows, f"traveller-{event.slug}-{deal.code}", title)
 
@@ -193,7 +202,9 @@ def card_by_id_file(request, event, preview, entry_pk, kind):
 
 def _card_file(request, event, entry, kind):
     found = disclosure.card_hide(standings.player_card(entry), disclosure.viewer(request, event))
-    rows = exports.card_rows(found, event.scoring_method)
+    rows = exports.with_game(
+        event, exports.card_rows(found, event.scoring_method, sheets_of(event))
+    )
     name = entry.number or entry.pk
     return exports.file_response(kind, rows, f"card-{event.slug}-{name}", _("Score card"))
 
