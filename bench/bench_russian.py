@@ -56,11 +56,15 @@ def random_rules(rng: random.Random) -> Rules:
     )
 
 
-def random_deal(rng: random.Random) -> Deal:
-    """A valid sheet: the kinds in about the proportions a club evening has them."""
-    r = random_rules(rng)
-    out = rng.choice(CLOCKWISE)
-    active = [s for s in CLOCKWISE if s is not out]
+def random_deal(rng: random.Random, active=None, rules: Rules | None = None) -> Deal:
+    """A valid sheet: the kinds in about the proportions a club evening has them. ``active``:
+    the three seats playing (any three by default); ``rules``: the game (any by default)."""
+    r = random_rules(rng) if rules is None else rules
+    if active is None:
+        out = rng.choice(CLOCKWISE)
+        active = [s for s in CLOCKWISE if s is not out]
+    else:
+        active = [s if not isinstance(s, str) else type(CLOCKWISE[0])(s) for s in active]
     kind = rng.choices(["numeric", "misere", "passed"], [80, 8, 12])[0]
     if kind == "passed":
         return Deal(PASSED, tricks=split(rng, active), rules=r)
