@@ -73,10 +73,16 @@ def defence_order(deal: Deal, active: Iterable[Seat]) -> tuple[Seat, Seat]:
 
 def validate(deal: Deal) -> Problems:
     """Every rule the sheet breaks (empty :class:`Problems` when it is a valid deal)."""
+    return checked(deal)[0]
+
+
+def checked(deal: Deal) -> tuple[Problems, frozenset[Seat] | None, Outcome | None]:
+    """:func:`validate`'s problems, with the active seats and the outcome it found (the
+    settlement of a valid sheet starts from them instead of finding them again)."""
     problems = Problems()
     if deal.contract is None:
         problems.add("contract", "required")
-        return problems
+        return problems, None, None
     active = check_seats(deal, problems)
     outcome = outcome_of(deal)
     if _check_defence(deal, active, problems):
@@ -87,7 +93,7 @@ def validate(deal: Deal) -> Problems:
         check_deal_auction(deal, active, first, problems)
     if deal.talon is not None and deal.contract.is_passed:
         problems.add("talon", "passed_talon")
-    return problems
+    return problems, active, outcome
 
 
 def check_seats(deal: Deal, problems: Problems) -> frozenset[Seat] | None:

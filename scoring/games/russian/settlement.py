@@ -15,11 +15,11 @@ from events.boards import Seat
 from scoring.games.russian.checks import (
     Outcome,
     check_seats,
+    checked,
     defence_order,
     first_hand_of,
     in_order,
     outcome_of,
-    validate,
 )
 from scoring.games.russian.conventions import Convention, Rules
 from scoring.games.russian.deal import Deal, Settlement
@@ -33,10 +33,10 @@ ROSTOV_WHISTS_PER_TRICK = 5
 def settle(deal: Deal) -> Settlement:
     """Who writes what, and the deal's score. Raises :class:`InvalidInput` if the sheet
     breaks a rule."""
-    problems = validate(deal)
+    problems, active, outcome = checked(deal)
     if problems:
         raise InvalidInput(problems)
-    return settle_valid(deal)
+    return settle_valid(deal, active=active, outcome=outcome)
 
 
 class _Sheet:
@@ -60,10 +60,15 @@ class _Sheet:
             self.failed.append(seat)
 
 
-def settle_valid(deal: Deal) -> Settlement:
-    """:func:`settle` of a sheet already checked."""
-    active = check_seats(deal, Problems())
-    outcome = outcome_of(deal)
+def settle_valid(
+    deal: Deal, *, active: frozenset[Seat] | None = None, outcome: Outcome | None = None
+) -> Settlement:
+    """:func:`settle` of a sheet already checked (``active``, ``outcome``: as its check
+    found them, else found again)."""
+    if active is None:
+        active = check_seats(deal, Problems())
+    if outcome is None:
+        outcome = outcome_of(deal)
     rules = deal.rules
     start = deal.declarer if deal.declarer is not None else first_hand_of(deal, active)
     sheet = _Sheet(in_order(active, start))
