@@ -208,14 +208,16 @@ class Event(models.Model):
         return reverse("director:event_detail", args=[self.pk])
 
     @property
-    def plays_russian(self) -> bool:
-        return self.game != Game.AUSTRIAN
+    def has_game_options(self) -> bool:
+        """Whether the event's game has options (a convention with its defaults): asked of
+        the table of defaults, not of the game's name."""
+        return self.game in GAME_DEFAULTS
 
     def game_rules(self) -> dict:
         """The game and its options as plain data (``{"game": "sochi", "ten": "checked",
         "responsibility": "full", "stalingrad": false}``; only ``game`` for the Austrian
         game): what the scoring side hands its game's core."""
-        if not self.plays_russian:
+        if not self.has_game_options:
             return {"game": self.game}
         ten, responsibility = GAME_DEFAULTS[Game(self.game)]
         return {
@@ -229,7 +231,7 @@ class Event(models.Model):
         """The game and its options in one line, in the language of the request:
         «Сочи · 10 проверяется · ответственность полная», «Австрийский (котёл)»."""
         parts = [str(Game(self.game).label)]
-        if self.plays_russian:
+        if self.has_game_options:
             rules = self.game_rules()
             parts += [
                 str(Ten(rules["ten"]).label),
@@ -244,7 +246,7 @@ class Event(models.Model):
         the convention's default where none was chosen."""
         if self.game not in Game.values:
             return  # the field's own check names it
-        if not self.plays_russian:
+        if not self.has_game_options:
             self.ten, self.responsibility, self.stalingrad = "", "", False
             return
         ten, responsibility = GAME_DEFAULTS[Game(self.game)]

@@ -3,6 +3,7 @@ the games' adapters share: the deal's layout as the cores read it."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -29,7 +30,7 @@ def in_order(mapping, order: str = "") -> list[tuple[str, object]]:
     return [(seat, mapping[seat]) for seat in order if seat in mapping]
 
 
-class SheetGame:
+class SheetGame(ABC):
     """One game's sheets. Subclasses fill in every method; the callers use only these."""
 
     #: What a scorer types, in the order of the form.
@@ -37,26 +38,26 @@ class SheetGame:
     #: The contracts that take the talon (the picker's ``data-numeric``).
     talon_contracts: tuple[str, ...] = ()
 
+    @abstractmethod
     def request(
         self, event, deal, entered: dict, *, pot_before: Callable[[], Fraction] | None = None
     ) -> dict:
         """The core's JSON for ``entered`` (the scorer's fields): with the event's rules and
         the deal's layout. ``pot_before``, asked only by a game that needs it, reads the pot
         the deal starts with; without it the essence's request needs no pot."""
-        raise NotImplementedError
 
+    @abstractmethod
     def settle(self, request: dict) -> tuple[object, object]:
         """(the parsed deal, its settlement); raises the core's ``InvalidInput``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def result(self, parsed, settlement) -> dict:
         """The stored ``result`` JSON: ``scores`` per seat (exact), ``failed``, ``sheet``
         (the essence), and the game's own figures."""
-        raise NotImplementedError
 
+    @abstractmethod
     def essence(self, parsed) -> dict:
         """What makes two sheets «the same result»."""
-        raise NotImplementedError
 
     def passed_out(self, parsed) -> bool:
         """Nobody plays the deal and every seat scores 0."""
@@ -71,17 +72,17 @@ class SheetGame:
     # ``sheet`` is the stored essence (``result["sheet"]``), ``result`` the stored result;
     # either may be None (no result yet): the words are then empty.
 
+    @abstractmethod
     def word(self, value: str | None) -> str:
         """A contract or a defender's decision of a sheet as a word of the language."""
-        raise NotImplementedError
 
+    @abstractmethod
     def contract_text(self, sheet: dict | None) -> str:
         """The contract with its declarer: «N: три ♦», «N: 6♠»; the passed-out deal's word."""
-        raise NotImplementedError
 
+    @abstractmethod
     def contract_word(self, sheet: dict | None) -> str:
         """The contract alone (the table's result names the declarer with his name)."""
-        raise NotImplementedError
 
     def trump(self, sheet: dict | None) -> str:
         """The trump a contract names apart («diamonds»), if the game names one apart."""
@@ -107,9 +108,9 @@ class SheetGame:
         value = (sheet.get("tricks") or {}).get(position)
         return "" if value is None else str(value)
 
+    @abstractmethod
     def score_head(self) -> str:
         """The heading of a seat's score (what is compared): «Points», «Balance»."""
-        raise NotImplementedError
 
     def figure_heads(self) -> list[str]:
         """The headings of what else each seat writes on a deal, besides his tricks and his
