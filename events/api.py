@@ -41,6 +41,26 @@ class EventSerializer(serializers.ModelSerializer):
             "updated_at",
         ]
         read_only_fields = ["results_public", "created_at", "updated_at"]
+        extra_kwargs = {
+            "game": {
+                "help_text": "austrian (the default: the pot game) | sochi | leningrad | rostov "
+                "(the Russian game, docs/game.md §9); fixed once a sheet is recorded"
+            },
+            "ten": {
+                "help_text": "the Russian game's contract of 10: checked | whisted; left out, "
+                "the convention's default (Сочи, Ростов checked; Ленинград whisted); empty "
+                "for the Austrian game"
+            },
+            "responsibility": {
+                "help_text": "the Russian game's whister's responsibility: full | half; left "
+                "out, the convention's default (Сочи, Ростов full; Ленинград half); empty "
+                "for the Austrian game"
+            },
+            "stalingrad": {
+                "help_text": "the Russian game's «Сталинград»: at 6♠ both defenders must "
+                "whist (off by default); false for the Austrian game"
+            },
+        }
 
     game_line = serializers.CharField(
         read_only=True, help_text="The game and its options in one line, in the reader's language."

@@ -9,6 +9,8 @@ is a 400 naming each field and the rule it broke («tricks»: «взятки д�
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -23,6 +25,7 @@ from events.params import api_query_int
 from events.services import event_set_results_public
 from scoring import disclosure, display, services, standings
 from scoring.models import Adjustment, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
+from scoring.sheets import sheets_of
 from scoring.traveller_note import pockets_of
 
 META_FIELDS = ("play", "deal", "expected_version", "note")
@@ -49,6 +52,53 @@ def _figure(num: int, den: int) -> float:
     return round(num / den, 4)
 
 
+#: A deal's score per seat in every answer: a JSON number, rounded to 2 decimals as the
+#: answer of ``manage.py settle --json`` (docs/game.md §9.6) in every game. The stored result
+#: keeps the Russian balance exact as text («16/3», scoring.sheets.russian) so that ties stay
+#: ties in the comparison; the figures (``figure``, ``net``, the standings' ``total``) carry
+#: what is compared, to 4 decimals.
+SCORE_PLACES = 2
+
+
+def score_number(value) -> int | float | None:
+    """A seat's score on a deal as a JSON number: the exact text «16/3» rounded to 2
+    decimals (5.33); a number, as the Austrian result stores it, as it is (its amounts have
+    at most one decimal: a trick is A/10 with a whole A)."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value
+    try:
+        exact = Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        return None
+    return float(round(exact, SCORE_PLACES)) + 0.0
+
+
+def result_json(result):
+    """A stored result as the API shows it: every score a JSON number (:func:`score_number`);
+    the rest as stored."""
+    if not isinstance(result, dict) or not isinstance(result.get("scores"), dict):
+        return result
+    scores = {seat: score_number(v) for seat, v in result["scores"].items()}
+    return {**result, "scores": scores}
+
+
+RESULT_HELP = (
+    "the settled result: «scores», each active seat's score on the deal as a JSON number "
+    "(the Russian game's vist balance rounded to 2 decimals, as «manage.py settle --json» "
+    "answers), «failed», «sheet» (the essence); the Russian game adds «pool», «mountain», "
+    "«whists» (writer → seat → amount) and «rules»"
+)
+
+
+class ResultField(serializers.JSONField):
+    """A version's ``result`` with its scores as numbers (:func:`result_json`)."""
+
+    def to_representation(self, value):
+        return super().to_representation(result_json(value))
+
+
 # --- serializers --------------------------------------------------------------------------
 
 
@@ -58,6 +108,8 @@ class VersionSerializer(serializers.ModelSerializer):
     class Meta:
         model = ScoreSheetVersion
         fields = ["number", "data", "result", "entered_by", "note", "created_at"]
+
+    result = ResultField(read_only=True, help_text=RESULT_HELP)
 
     def get_entered_by(self, version) -> dict | None:
         """The director, or the player and how he showed it was he («link», «pin», or
@@ -76,7 +128,7 @@ class SheetSerializer(serializers.ModelSerializer):
     deal = serializers.IntegerField(source="deal.number")
     version = serializers.IntegerField(source="current.number", allow_null=True)
     data = serializers.JSONField(source="current.data", allow_null=True)
-    result = serializers.JSONField(source="current.result", allow_null=True)
+    result = ResultField(source="current.result", allow_null=True, help_text=RESULT_HELP)
     confirmed_by = serializers.SerializerMethodField()
 
     class Meta:
@@ -562,7 +614,8 @@ def _score_json(score) -> dict | None:
     if score is None:
         return None
     return {
-        "points": None if score.points is None else float(score.points),
+        # The seat's score on the deal, as the result's (score_number): 2 decimals.
+        "points": None if score.points is None else round(float(score.points), SCORE_PLACES),
         "artificial": score.artificial or None,
         "figure": _figure(score.figure_num, score.figure_den),
         "penalty": float(score.penalty),
@@ -571,10 +624,40 @@ def _score_json(score) -> dict | None:
     }
 
 
+def _written(result: dict | None, position: str) -> dict:
+    """What ``position`` wrote on the deal: пуля, гора (numbers) and his whists on each seat
+    (``{"N": 6}``); None where he wrote nothing (no result yet, sat out, a pause)."""
+    pool = (result or {}).get("pool") or {}
+    if position not in pool:
+        return {"pool": None, "mountain": None, "whists": None}
+    return {
+        "pool": pool[position],
+        "mountain": (result.get("mountain") or {}).get(position),
+        "whists": dict((result.get("whists") or {}).get(position) or {}),
+    }
+
+
+GAME_HELP = (
+    " The document names its game: «game» (austrian | sochi | leningrad | rostov), «rules» (the "
+    "game with its options in full: «ten», «responsibility», «stalingrad», each convention's "
+    "default filled in; «game» alone for the Austrian game) and «game_line» (the game in one "
+    "line, in the reader's language)."
+)
+FIGURES_HELP = (
+    " Each scored seat's «figures» / «score»: «points», his score on the deal as a JSON number "
+    "(the Russian game's vist balance rounded to 2 decimals, as «manage.py settle --json» "
+    "answers), «figure» and «net» (the method's figure: a percentage, points or IMPs, to 4 "
+    "decimals), «penalty», «artificial» and «second» (the matchpoints, the rank or the "
+    "difference, as text)."
+)
+
+
 class Standings(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
+        description="The standing (the event's, or one session's), best first; ties share "
+        "the rank («3–4»); «total» to 4 decimals." + GAME_HELP,
         responses=None,
         parameters=[OpenApiParameter("session", int, description="a session's number")],
     )
@@ -602,7 +685,11 @@ class Standings(APIView):
 class TravellerView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=None)
+    @extend_schema(
+        description="Every table's result on the deal and each pocket's figures; 403 while "
+        "the deal is still being played (docs/game.md §4.5)." + FIGURES_HELP + GAME_HELP,
+        responses=None,
+    )
     def get(self, request, event_pk, deal_pk):
         event = _readable_event(request, event_pk)
         deal = get_object_or_404(
@@ -643,7 +730,7 @@ class TravellerView(APIView):
                         "contract": display.result_contract(row.sheet.current.result)
                         if row.sheet and row.sheet.current
                         else None,
-                        "result": row.sheet.current.result
+                        "result": result_json(row.sheet.current.result)
                         if row.sheet and row.sheet.current
                         else None,
                         "figures": {p: _score_json(s) for p, s in row.scores.items()},
@@ -660,29 +747,42 @@ class TravellerView(APIView):
 class CardView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=None)
+    @extend_schema(
+        description="A player's card: each deal he was at the table for, with the table's "
+        "result and his figures; a deal still being played keeps its row without them. "
+        "«deal_id» names the deal for its traveller. In the Russian game each row adds what "
+        "he wrote on the deal: «pool», «mountain» (numbers) and «whists» (seat → amount), "
+        "null when he sat it out." + FIGURES_HELP + GAME_HELP,
+        responses=None,
+    )
     def get(self, request, event_pk, entry_pk):
         event = _readable_event(request, event_pk)
         entry = get_object_or_404(event.entries.all(), pk=entry_pk)
         card = disclosure.card_hide(standings.player_card(entry), disclosure.viewer(request, event))
+        # A game whose seats write more than their score (the Russian пуля, гора, висты):
+        # each row says what the player wrote on the deal, as his card's page does.
+        writes = bool(sheets_of(event).figure_heads())
         rows = []
         for row in card.rows:
             result = row.sheet.current.result if row.sheet and row.sheet.current else None
-            rows.append(
-                {
-                    # Not played out yet: its result and figure come once it is.
-                    "in_play": row.hidden,
-                    "session": row.session.number,
-                    "round": row.round_number,
-                    "table": row.table_number,
-                    "position": row.position or None,
-                    "deal": row.deal.code if row.deal else None,
-                    "sits_out": row.sits_out,
-                    "contract": display.result_contract(result) if result else None,
-                    "result": result,
-                    "score": _score_json(row.score),
-                }
-            )
+            found = {
+                # Not played out yet: its result and figure come once it is.
+                "in_play": row.hidden,
+                "session": row.session.number,
+                "round": row.round_number,
+                "table": row.table_number,
+                "position": row.position or None,
+                "deal": row.deal.code if row.deal else None,
+                # The deal's id: its traveller is …/deals/<deal_id>/traveller/.
+                "deal_id": row.deal.pk if row.deal else None,
+                "sits_out": row.sits_out,
+                "contract": display.result_contract(result) if result else None,
+                "result": result_json(result),
+                "score": _score_json(row.score),
+            }
+            if writes:
+                found |= _written(result, row.position)
+            rows.append(found)
         return Response(
             {
                 "entry": entry.pk,

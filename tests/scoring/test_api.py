@@ -238,3 +238,19 @@ def test_results_are_public_only_once_published(client, other_director, director
     card = client.get(urls[3]).json()
     assert card["deals"][0]["score"]["points"] == 70.0
     assert client.get(f"/api/v1/events/{event.pk}/standings/?session=9").status_code == 404
+
+
+def test_a_card_row_names_its_deal_for_the_traveller(client, director, event, play):
+    services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_user=director)
+    play_out(play.round.room.session)
+    client.force_login(director)
+    post(client, f"/api/v1/events/{event.pk}/results-public/", {"public": True})
+    client.logout()
+    north = entry_at(play, "N")
+    row = client.get(f"/api/v1/events/{event.pk}/players/{north.pk}/card/").json()["deals"][0]
+    assert row["deal_id"] == deal_of(play, 1).pk and "pool" not in row  # the Austrian card
+    traveller = client.get(f"/api/v1/events/{event.pk}/deals/{row['deal_id']}/traveller/").json()
+    assert traveller["deal"] == row["deal"]
+    # The Austrian scores stay the numbers they were (a trick is A/10: one decimal at most).
+    assert traveller["tables"][0]["result"]["scores"] == {"N": 70, "E": 30, "S": 0}
+    assert traveller["tables"][0]["figures"]["N"]["points"] == 70.0
