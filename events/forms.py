@@ -29,7 +29,28 @@ class DateInput(forms.DateInput):
         super().__init__(format="%Y-%m-%d", **kwargs)
 
 
+#: The Austrian game's own fields: the Russian game has no pot and no stake per deal, and
+#: its suits rank ♠ < ♣ < ♦ < ♥ always (docs/game.md §9.2).
+AUSTRIAN_FIELDS = ("pot_rule", "stake", "suit_order")
+#: Short labels of the suit orders (the model's say «(spades lowest)» too): a select shows
+#: one line, and at 360 px the long one is cut. The field's help says how to read them.
+SUIT_ORDER_LABELS = {
+    Event.SuitOrder.SPADES_LOWEST: "♠ < ♣ < ♦ < ♥",
+    Event.SuitOrder.CLUBS_LOWEST: "♣ < ♠ < ♦ < ♥",
+}
+#: The pot rules' labels in a select's one line (the model's names stay on the other pages).
+POT_RULE_LABELS = {
+    Event.PotRule.FIXED: _("Fixed stake"),
+    Event.PotRule.RUNNING: _("Running pot with ante"),
+    Event.PotRule.TRUMP: _("Stake by the trump"),
+}
+
+
 class EventForm(forms.ModelForm):
+    """The event's settings. The page groups them: what every event has, then the game with
+    the Austrian game's fields and the Russian game's options (templates/director/
+    event_form.html; static/js/game_options.js shows only the chosen game's)."""
+
     class Meta:
         model = Event
         fields = [
@@ -65,6 +86,15 @@ class EventForm(forms.ModelForm):
         )
         for name in GAME_FIELDS[1:]:
             self.fields[name].widget.attrs["data-game-option"] = ""
+        self.fields["suit_order"].choices = [
+            (value, SUIT_ORDER_LABELS.get(value, label))
+            for value, label in self.fields["suit_order"].choices
+        ]
+        self.fields["suit_order"].help_text = _("From the lowest suit to the highest.")
+        self.fields["pot_rule"].choices = [
+            (value, POT_RULE_LABELS.get(value, label))
+            for value, label in self.fields["pot_rule"].choices
+        ]
         # A form sent without the game (an older page, a script) keeps the event's.
         self.fields["game"].required = False
         self.game_fixed = bool(
@@ -75,6 +105,20 @@ class EventForm(forms.ModelForm):
             # The sheets are settled by this game: it can no longer change.
             for name in GAME_FIELDS:
                 self.fields[name].disabled = True
+
+    def _bound(self, names) -> list:
+        return [self[name] for name in names if name in self.fields]
+
+    def common_fields(self) -> list:
+        """Every event's fields, whatever its game."""
+        grouped = set(GAME_FIELDS) | set(AUSTRIAN_FIELDS)
+        return [f for f in self.visible_fields() if f.name not in grouped]
+
+    def austrian_fields(self) -> list:
+        return self._bound(AUSTRIAN_FIELDS)
+
+    def russian_fields(self) -> list:
+        return self._bound(GAME_FIELDS[1:])
 
     def clean_game(self):
         return self.cleaned_data.get("game") or self.instance.game or Game.AUSTRIAN
