@@ -16,6 +16,7 @@ from events.cards import RANKS, SUIT_LETTERS
 from events.forms import apply_service_error
 from scoring import boxes, display, services
 from scoring.games import russian
+from scoring.games.russian.names import HALF_LEVELS
 from scoring.models import Adjustment, Deal
 from scoring.rules.talon import talon_text
 
@@ -302,6 +303,45 @@ class RussianScorerForm(ScorerForm):
 
     def defence_fields(self):
         return [self[f"defence_{s}"] for s in self.defence_order()]
+
+    def defence_rows(self) -> list[dict]:
+        """Every seat's decision as the sheet shows it: the defenders in their order, each
+        with his seat and name and which of them decides first, then the declarer's own
+        select, ``out`` (hidden and disabled, so not sent: as if absent) unless it carries a
+        problem. static/js/russian_sheet.js shows the two a declarer chosen later makes
+        defenders."""
+        order = self.defence_order()
+        declarer = self.chosen_declarer()
+        rows = []
+        for position, seat in enumerate(order):
+            which = ""
+            if declarer is not None:
+                which = _("first to decide") if position == 0 else _("second")
+            rows.append({"field": self[f"defence_{seat}"], "seat": seat, "which": which})
+        if declarer is not None:
+            field = self[f"defence_{declarer}"]
+            rows.append({"field": field, "seat": declarer, "which": "", "out": not field.errors})
+        for row in rows:
+            row["name"] = f"{row['seat']} {self.players.get(row['seat'], '')}".strip()
+        return rows
+
+    def live_rules(self) -> dict:
+        """What static/js/russian_sheet.js needs to offer only what the rules allow
+        (docs/game.md §9.3): the active seats clockwise (the declarer's left decides
+        first), whether a 10 is checked, «Сталинград», the levels of полвиста, and the
+        words of the decisions and of the defenders' order."""
+        return {
+            "ring": " ".join(self.seats),
+            "ten": str(self.rules.get("ten") or ""),
+            "stalingrad": bool(self.rules.get("stalingrad")),
+            "half_levels": " ".join(str(level) for level in sorted(HALF_LEVELS)),
+            "decisions": json.dumps(
+                [[d, str(_russian_word(russian.Defence(d)))] for d in RUSSIAN_DECISIONS],
+                ensure_ascii=False,
+            ),
+            "first": str(_("first to decide")),
+            "second": str(_("second")),
+        }
 
     def contract_grid(self) -> dict:
         """The contract's radios as the grid shows them: a row per level 6–10 (♠ ♣ ♦ ♥ БК),

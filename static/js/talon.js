@@ -1,7 +1,8 @@
 /* The talon picker (templates/scoring/_talon_picker.html): two cards stay ticked — a third
    tap lets go of the first one ticked; the count is said aloud. A picker that follows the
-   contract (data-contract-field) shows only for a numeric contract; hidden, its boxes are
-   disabled so they are not sent, and come back as they were. No library. */
+   contract (data-contract-field: a select; data-contract-name: radio buttons, the Russian
+   grid) shows only for the contracts that take the talon (data-numeric); hidden, its boxes
+   are disabled so they are not sent, and come back as they were. No library. */
 (function () {
   "use strict";
   function setUp(picker) {
@@ -28,16 +29,31 @@
       });
     });
     say();
+    // The contract is a select (data-contract-field, its id) or a group of radio buttons
+    // (data-contract-name, their name: the Russian grid).
     var fieldId = picker.getAttribute("data-contract-field");
-    var contract = fieldId && document.getElementById(fieldId);
-    if (!contract) return;
+    var name = picker.getAttribute("data-contract-name");
+    var form = picker.closest("form");
+    var contracts = [];
+    if (fieldId && document.getElementById(fieldId)) contracts = [document.getElementById(fieldId)];
+    else if (name && form) {
+      contracts = Array.prototype.filter.call(form.elements, function (el) {
+        return el.name === name && el.type === "radio";
+      });
+    }
+    if (!contracts.length) return;
     var numeric = (picker.getAttribute("data-numeric") || "").split(" ");
+    function chosen() {
+      if (contracts[0].type !== "radio") return contracts[0].value;
+      var on = contracts.filter(function (r) { return r.checked; })[0];
+      return on ? on.value : "";
+    }
     function follow() {
-      var shown = numeric.indexOf(contract.value) >= 0;
+      var shown = numeric.indexOf(chosen()) >= 0;
       picker.hidden = !shown;
       boxes.forEach(function (b) { b.disabled = !shown; });
     }
-    contract.addEventListener("change", follow);
+    contracts.forEach(function (c) { c.addEventListener("change", follow); });
     follow();
   }
   function start() {
