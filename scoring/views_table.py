@@ -299,7 +299,7 @@ def _result(sheet: ScoreSheet | None, deal, seats: list[Seat]) -> dict | None:
                     zip(game.figure_heads(), display.seat_figures(result, position), strict=True)
                 ),
                 "score": scores.get(position),
-                "failed": position in failed,
+                "failed": game.failed_word() if position in failed else "",
             }
         )
     players = {s.position: s.entry.full_name for s in seats}

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from events.boards import board_layout
 
@@ -121,6 +122,10 @@ class SheetGame(ABC):
         """What ``position`` writes on the deal, one value per :meth:`figure_heads`: a
         number (exact, a JSON number or text) or a text; None for a seat that writes none."""
         return []
+
+    def failed_word(self) -> str:
+        """The word next to the score of a seat that missed his obligation."""
+        return _("failed")
 
     def file_heads(self, event) -> list[str]:
         """The cells a file of the event's results adds at the end of its header row (the

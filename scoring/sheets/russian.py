@@ -130,6 +130,10 @@ class RussianSheets(SheetGame):
         )
         return [result["pool"][position], (result.get("mountain") or {}).get(position), written]
 
+    def failed_word(self):
+        """A declarer down, a whister short, a caught мизер: each «did not fulfil»."""
+        return pgettext("russian game", "failed")
+
     def file_heads(self, event):
         """«Игра: Сочи · 10 проверяется · ответственность полная»."""
         return [_("Game: %(line)s") % {"line": event.game_line()}]
