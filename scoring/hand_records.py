@@ -3,6 +3,10 @@ double-dummy table), and a session's hand records as plain text (docs/hand-recor
 
 Shown wherever the deal's cards are known — on the public pages once the results are
 published and the deal is played out (``scoring.disclosure``; the director always).
+
+The double-dummy table and «по картам» follow the event's game (``scoring.games``: its
+play rules' columns — the suits, БК and мизер in the Russian game — its first trick's
+leader, and the position a sheet played), asked of the game and never of its name.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from django.utils.translation import ngettext, pgettext
 from events import cards
 from events.dealing import deal_cards, session_deals
 from events.models import Deal, Event, Seat, Session, TablePlay
+from scoring.games import AUSTRIAN_GAME, GAMES, Game, NoValue, Position
+from scoring.games.play import AUSTRIAN_PLAY, MISERE, NOTRUMP
 
 SUIT_KEYS = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
 RED = {2, 3}
@@ -49,9 +55,16 @@ class HandRecord:
     deal: Deal
     pockets: dict[str, Pocket]  # W N E S
     ppn: str
-    suits: list[SuitLine]  # the table's columns (symbol, name, red)
+    # The table's columns (symbol, name, red): the suits in the event's order, then БК and
+    # мизер where the game plays them.
+    suits: list[SuitLine]
     table: list[tuple[str, list[tuple[int | None, int | None]]]] = field(default_factory=list)
     analysed: bool = False
+    #: Who leads the first trick in the table's play: first hand (the Russian game), or ""
+    #: where the declarer leads.
+    leader: str = ""
+    #: The table has a мизер column (the fewest tricks the declarer can be held to).
+    misere: bool = False
 
     @property
     def square(self) -> list[Pocket]:
@@ -82,6 +95,33 @@ def _lines(hand, order: list[int]) -> list[SuitLine]:
     ]
 
 
+def game_of(event: Event) -> Game:
+    """The event's game (``scoring.games``); the Austrian one for an event of no known game,
+    as ``scoring.sheets.sheets_of``."""
+    return GAMES.get(getattr(event, "game", None) or "", AUSTRIAN_GAME)
+
+
+def current_analysis(deal: Deal, game: Game) -> dict | None:
+    """The deal's stored analysis if it was computed under ``game``'s play rules (an analysis
+    stored with no rules is of the Austrian play, as every one was before there was a choice
+    of game); None while none is."""
+    analysis = deal.analysis
+    if not deal.analysed_at or not isinstance(analysis, dict) or not analysis:
+        return None
+    if analysis.get("play", AUSTRIAN_PLAY.as_json()) != game.play.as_json():
+        return None
+    return analysis
+
+
+def _column(name: str) -> SuitLine:
+    """A column of the table that is no suit: БК, мизер."""
+    symbol = {
+        NOTRUMP: pgettext("no trump, a column of the double-dummy table", "NT"),
+        MISERE: pgettext("a column of the double-dummy table", "misère"),
+    }[name]
+    return SuitLine(symbol, name, False, "")
+
+
 def hand_record(deal: Deal, event: Event, players: dict[str, str] | None = None):
     """The deal's hand record, or None while its cards are unknown."""
     dealt = deal_cards(deal)
@@ -102,10 +142,19 @@ def hand_record(deal: Deal, event: Event, players: dict[str, str] | None = None)
             players.get(seat, ""),
             seat == deal.first_hand,
         )
+    play = game_of(event).play
     columns = [SuitLine(cards.SUIT_SYMBOLS[s], cards.SUIT_NAMES[s], s in RED, "") for s in order]
-    record = HandRecord(deal, pockets, deal.cards, columns)
-    analysis = deal.analysis or {}
-    if deal.analysed_at and analysis:
+    columns += [_column(name) for name in play.columns if name not in cards.SUIT_NAMES]
+    record = HandRecord(
+        deal,
+        pockets,
+        deal.cards,
+        columns,
+        leader=play.leader(deal.first_hand) or "",
+        misere=MISERE in play.columns,
+    )
+    analysis = current_analysis(deal, game_of(event))
+    if analysis:
         record.analysed = True
         for seat in [s for s in "WNES" if s in deal.active_seats]:
             row = analysis.get(seat) or {}
@@ -138,35 +187,26 @@ def table_players(play: TablePlay) -> dict[str, str]:
 # --- the position each table played ---------------------------------------------------------
 
 
-def position_key(sheet: dict | None) -> str | None:
-    """«N.spades.talon.both»: declarer, trump, talon taken or not, defence (both, or the lone
-    whister's seat); None for a deal that was not played out (passed, both defenders passed)."""
-    if not sheet or sheet.get("contract") in (None, "passed"):
-        return None
-    declarer, trump = sheet.get("declarer"), sheet.get("trump")
-    if sheet.get("contract") == "hearts":
-        trump = "hearts"
-    if not declarer or trump not in SUIT_KEYS:
-        return None
-    talon = "talon" if sheet.get("contract") in ("one", "two", "three", "four") else "no_talon"
-    defenders = sheet.get("defenders") or {}
-    whisting = [s for s, d in defenders.items() if d in ("whist", "invited")]
-    if not whisting:
-        return None
-    if len(whisting) == 1 and not any(d == "invited" for d in defenders.values()):
-        defence = whisting[0]
-    else:
-        defence = "both"
-    return f"{declarer}.{trump}.{talon}.{defence}"
+def position_key(sheet: dict | None, game: Game = AUSTRIAN_GAME) -> str | None:
+    """«N.spades.talon.both», «E.misere.talon.both»: declarer, strain, talon taken or not,
+    defence (both, or the lone whister's seat) of the position ``game``'s sheet played; None
+    for a deal not played out (passed, both defenders passed, распасы)."""
+    position = game.position(sheet)
+    return position.key if isinstance(position, Position) else None
 
 
-def by_cards(deal: Deal, result: dict | None) -> int | None:
+def by_cards(deal: Deal, result: dict | None, game: Game = AUSTRIAN_GAME) -> int | None:
     """The declarer's tricks the cards allowed in the position the table played, if known."""
-    sheet = (result or {}).get("sheet") if result else None
-    key = position_key(sheet)
-    if key is None or not deal.analysis:
+    key = position_key((result or {}).get("sheet") if result else None, game)
+    analysis = current_analysis(deal, game)
+    if key is None or not analysis:
         return None
-    return (deal.analysis.get("positions") or {}).get(key)
+    return (analysis.get("positions") or {}).get(key)
+
+
+def no_value(result: dict | None, game: Game = AUSTRIAN_GAME) -> bool:
+    """The table played the deal, but the play has no double-dummy value (распасы)."""
+    return isinstance(game.position((result or {}).get("sheet") if result else None), NoValue)
 
 
 # --- the plain text export ------------------------------------------------------------------
@@ -219,15 +259,19 @@ def traveller_hands(found, event: Event):
     cards allowed in the position that table played (None when not known)."""
     deal = found.deal
     record = hand_record(deal, event)
+    game = game_of(event)
     for row in found.rows:
         row.by_cards = None
+        row.no_value = False
         if record is None or row.sheet is None or row.sheet.current is None:
             continue
+        # Распасы: «по картам» is not counted, whatever the cards (and the page says so).
+        row.no_value = no_value(row.sheet.current.result, game)
         # A fouled box's version other than the first was played with other cards
         # (docs/game.md §2.7: the same rule as the comparison's).
         if getattr(row, "version", None) not in (None, 1):
             continue
-        row.by_cards = by_cards(deal, row.sheet.current.result)
+        row.by_cards = by_cards(deal, row.sheet.current.result, game)
     return record
 
 

@@ -4,7 +4,8 @@
 преферанса» in its conventions Сочи, Ленинград and Ростов (``scoring.games.russian``).
 
 A :class:`Game` gives what the rest of the app needs of a game — its sheet's JSON form
-read and checked, the settlement of one deal and the settlement's JSON form — and the
+read and checked, the settlement of one deal and the settlement's JSON form, its play
+(the solver's rules, and the position a stored sheet played: ``scoring.games.play``) — and the
 callers (``manage.py settle``; later the sheets, the standings, the pages and the API)
 ask it rather than the game's name. The game of a JSON deal is its ``rules.game``: absent
 (or ``austrian``) for the Austrian game, exactly as before there was a choice; ``sochi``,
@@ -21,6 +22,15 @@ from dataclasses import dataclass
 
 from scoring import rules as austrian
 from scoring.games import russian
+from scoring.games.play import (
+    AUSTRIAN_PLAY,
+    RUSSIAN_PLAY,
+    NoValue,
+    PlayRules,
+    Position,
+    austrian_position,
+    russian_position,
+)
 from scoring.rules.json_io import shown
 from scoring.rules.messages import InvalidInput, Problems
 
@@ -34,7 +44,11 @@ class Game:
     - ``from_json``: a JSON sheet → the game's checked deal (raises :class:`InvalidInput`);
     - ``check``: a deal → its :class:`Problems` (empty when valid);
     - ``settle``: a deal → its settlement (raises :class:`InvalidInput`);
-    - ``to_json``: a settlement → the JSON answer of ``settle --json``.
+    - ``to_json``: a settlement → the JSON answer of ``settle --json``;
+    - ``play``: its rules of play, as the double-dummy solver takes them;
+    - ``position``: a stored sheet's essence → the position its table played (a
+      :class:`Position`), :class:`NoValue` for a deal played with no double-dummy value
+      (распасы), None for one not played.
     """
 
     name: str
@@ -43,6 +57,8 @@ class Game:
     check: Callable[[object], Problems]
     settle: Callable[[object], object]
     to_json: Callable[[object], dict[str, object]]
+    play: PlayRules
+    position: Callable[[dict | None], Position | NoValue | None]
 
     def settle_json(self, data: object) -> dict[str, object]:
         """JSON sheet in, JSON answer out; raises :class:`InvalidInput`."""
@@ -64,6 +80,8 @@ AUSTRIAN_GAME = Game(
     check=austrian.validate,
     settle=austrian.settle,
     to_json=austrian.settlement_json,
+    play=AUSTRIAN_PLAY,
+    position=austrian_position,
 )
 RUSSIAN_GAME = Game(
     name="russian",
@@ -72,6 +90,8 @@ RUSSIAN_GAME = Game(
     check=russian.validate,
     settle=russian.settle,
     to_json=russian.settlement_json,
+    play=RUSSIAN_PLAY,
+    position=russian_position,
 )
 
 #: An event's game (the ``rules.game`` of a JSON deal) → its :class:`Game`.
@@ -110,6 +130,9 @@ __all__ = [
     "RUSSIAN_GAME",
     "Game",
     "InvalidInput",
+    "NoValue",
+    "PlayRules",
+    "Position",
     "game_named",
     "game_of_json",
     "settle_json",

@@ -7,9 +7,10 @@ the other way. With a talon the declarer first takes it and discards the best tw
 :func:`deal_table` answers a whole ten-card deal: each of the three seats as declarer, in
 each strain, with and without the talon.
 
-One engine for every game: the game hands it its :class:`PlayRules` — the duty to beat
-the card led or not, who leads the first trick, whether БК and мизер are played, whether
-a lone whister plays alone. :data:`AUSTRIAN_PLAY` (the default: docs/game.md §2.5) and
+One engine for every game: the game hands it its :class:`PlayRules` (the game's own,
+``scoring.games.Game.play``, kept in ``scoring.games.play``) — the duty to beat the card
+led or not, who leads the first trick, whether БК and мизер are played, whether a lone
+whister plays alone. :data:`AUSTRIAN_PLAY` (the default: docs/game.md §2.5) and
 :data:`RUSSIAN_PLAY` (shared/design/russian-game.md, «The play»).
 
 Cards are the ints of :mod:`events.cards` (``suit * 8 + rank``), seats the letters
@@ -28,6 +29,7 @@ from numbers import Integral
 import numpy as np
 
 from events.cards import DECK_SIZE, HAND_SIZE, SUIT_NAMES, TALON_SIZE, card_name
+from scoring.games.play import AUSTRIAN_PLAY, MISERE, NOTRUMP, RUSSIAN_PLAY, PlayRules
 from scoring.solver import engine
 from scoring.solver.messages import PositionError, Problems
 
@@ -47,49 +49,6 @@ __all__ = [
 #: The seats, clockwise.
 SEATS = "WNES"
 _SEAT_LETTERS = tuple(SEATS)
-#: The strain without a trump (БК), and мизер's column of a whole table.
-NOTRUMP = "notrump"
-MISERE = "misere"
-
-
-@dataclass(frozen=True)
-class PlayRules:
-    """A game's rules of play, as the solver needs them.
-
-    - ``beat_led``: following suit, a player must beat the card led if he can (Austrian);
-      without it any card of the suit will do (Russian);
-    - ``declarer_leads``: the declarer leads the first trick (Austrian); otherwise the
-      position names its leader — first hand, whatever the contract (Russian);
-    - ``notrump``: БК (no trump) is a strain;
-    - ``misere``: мизер is played (the declarer undertakes to take no trick);
-    - ``lone_defence``: a lone whister may play alone, his partner's cards out of play
-      (Austrian); otherwise the defence is always both hands (Russian: a lone whister
-      plays his partner's cards too).
-    """
-
-    beat_led: bool = True
-    declarer_leads: bool = True
-    notrump: bool = False
-    misere: bool = False
-    lone_defence: bool = True
-
-    @property
-    def strains(self) -> tuple[str, ...]:
-        """The trumps a contract may have: the suits, and ``notrump`` where it is played."""
-        return (*SUIT_NAMES, NOTRUMP) if self.notrump else tuple(SUIT_NAMES)
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        """The columns of a whole table: the strains, and ``misere`` where it is played."""
-        return (*self.strains, MISERE) if self.misere else self.strains
-
-
-#: The seed's Austrian game (docs/game.md §2.5): the solver's default.
-AUSTRIAN_PLAY = PlayRules()
-#: The Russian game's play, Сочи, Ленинград and Ростов alike (russian-game.md «The play»).
-RUSSIAN_PLAY = PlayRules(
-    beat_led=False, declarer_leads=False, notrump=True, misere=True, lone_defence=False
-)
 
 _lock = threading.Lock()
 _state: dict[str, object] = {"gen": 0, "tables": None}

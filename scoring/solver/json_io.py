@@ -23,13 +23,13 @@ import json
 from collections.abc import Callable
 
 from events.cards import CardError, card_name, parse_card
-from scoring.games import AUSTRIAN_GAME, RUSSIAN_GAME, InvalidInput, game_of_json
+from scoring.games import RUSSIAN_GAME, InvalidInput, game_of_json
+from scoring.games.play import STRAIN_NAMES
 from scoring.games.russian import Responsibility, Ten
-from scoring.games.russian.names import Strain, read_contract
+from scoring.games.russian.names import read_contract
 from scoring.solver import (
     AUSTRIAN_PLAY,
     NOTRUMP,
-    RUSSIAN_PLAY,
     SEATS,
     PlayRules,
     check_position,
@@ -40,22 +40,10 @@ from scoring.solver.messages import PositionError, Problems
 
 #: The fields of an Austrian position (a position without ``rules``), as they always were.
 FIELDS = ("hands", "declarer", "trump", "defence", "talon")
-#: Each game's play rules (``scoring.games.Game.name`` → the solver's rules).
-PLAY_RULES: dict[str, PlayRules] = {
-    AUSTRIAN_GAME.name: AUSTRIAN_PLAY,
-    RUSSIAN_GAME.name: RUSSIAN_PLAY,
-}
 #: The Russian game's options: valid in ``rules``, and no part of the play.
 _RUSSIAN_OPTIONS = {
     "ten": tuple(t.value for t in Ten),
     "responsibility": tuple(r.value for r in Responsibility),
-}
-_STRAIN_NAMES = {
-    Strain.SPADES: "spades",
-    Strain.CLUBS: "clubs",
-    Strain.DIAMONDS: "diamonds",
-    Strain.HEARTS: "hearts",
-    Strain.NOTRUMP: NOTRUMP,
 }
 
 
@@ -87,7 +75,8 @@ def _seat(value: object) -> object:
 
 
 def read_play_rules(data: dict, p: Problems) -> PlayRules:
-    """The play rules of a position: its ``rules.game``'s, Austrian without ``rules``."""
+    """The play rules of a position: its ``rules.game``'s own (``Game.play``), Austrian
+    without ``rules``."""
     if "rules" not in data:
         return AUSTRIAN_PLAY
     rules = data["rules"]
@@ -103,7 +92,7 @@ def read_play_rules(data: dict, p: Problems) -> PlayRules:
         for name, messages in error.problems.by_field.items():
             p.by_field.setdefault(name, []).extend(messages)
         return AUSTRIAN_PLAY
-    play = PLAY_RULES[game.name]
+    play = game.play
     options = _RUSSIAN_OPTIONS if game is RUSSIAN_GAME else {}
     for key, value in rules.items():
         if key == "game":
@@ -129,7 +118,7 @@ def _read_contract(data: dict, trump: object, p: Problems) -> tuple[object, bool
         p.add("contract", "passed_not_analysed")
         return trump, False
     misere = contract.is_misere
-    strain = NOTRUMP if misere else _STRAIN_NAMES[contract.strain]
+    strain = NOTRUMP if misere else STRAIN_NAMES[contract.strain]
     if trump is not None and trump != strain:
         p.add("contract", "trump_and_contract", trump=shown(trump), contract=shown(value))
     return strain, misere

@@ -1,0 +1,191 @@
+"""A game's play, as the double-dummy solver (``scoring.solver``) and the pages need it: the
+play rules (:class:`PlayRules`) and, from a stored sheet, the position its table played
+(:class:`Position`) — each game gives both (``scoring.games.Game.play`` and
+``Game.position``), so that neither the solver's callers nor the pages ask which game it is.
+
+- The Austrian game (docs/game.md §2.5): the duty to beat, the declarer leads, no БК, no
+  мизер, a lone whister may play alone; a contract of «игра» or червы is played without the
+  talon, «раз» … «четыре» with it.
+- The Russian game (shared/design/russian-game.md «The play»): no duty to beat, first hand
+  leads, БК and мизер, a lone whister plays both hands; the declarer always takes the
+  talon; распасы are played by everyone for himself and have no double-dummy value.
+
+Light and pure: imports nothing from Django, nor numpy (the pages import it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from events.cards import SUIT_NAMES
+from scoring.games.russian.names import Strain, read_contract
+
+#: The strain without a trump (БК), and мизер's column of a whole table.
+NOTRUMP = "notrump"
+MISERE = "misere"
+#: The seats a sheet may name.
+SEATS = "WNES"
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    """A game's rules of play, as the solver needs them.
+
+    - ``beat_led``: following suit, a player must beat the card led if he can (Austrian);
+      without it any card of the suit will do (Russian);
+    - ``declarer_leads``: the declarer leads the first trick (Austrian); otherwise the
+      position names its leader — first hand, whatever the contract (Russian);
+    - ``notrump``: БК (no trump) is a strain;
+    - ``misere``: мизер is played (the declarer undertakes to take no trick);
+    - ``lone_defence``: a lone whister may play alone, his partner's cards out of play
+      (Austrian); otherwise the defence is always both hands (Russian: a lone whister
+      plays his partner's cards too).
+    """
+
+    beat_led: bool = True
+    declarer_leads: bool = True
+    notrump: bool = False
+    misere: bool = False
+    lone_defence: bool = True
+
+    @property
+    def strains(self) -> tuple[str, ...]:
+        """The trumps a contract may have: the suits, and ``notrump`` where it is played."""
+        return (*SUIT_NAMES, NOTRUMP) if self.notrump else tuple(SUIT_NAMES)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The columns of a whole table: the strains, and ``misere`` where it is played."""
+        return (*self.strains, MISERE) if self.misere else self.strains
+
+    def leader(self, first_hand: str) -> str | None:
+        """Who leads the first trick of a deal whose first hand is ``first_hand``: None
+        where the declarer does (the solver then needs no leader)."""
+        return None if self.declarer_leads else first_hand
+
+    def as_json(self) -> dict[str, bool]:
+        """The rules as plain data: stored with an analysis, so that a table computed under
+        other rules (an event whose game changed) is known as such."""
+        return {
+            "beat_led": self.beat_led,
+            "declarer_leads": self.declarer_leads,
+            "notrump": self.notrump,
+            "misere": self.misere,
+            "lone_defence": self.lone_defence,
+        }
+
+
+#: The seed's Austrian game (docs/game.md §2.5): the solver's default.
+AUSTRIAN_PLAY = PlayRules()
+#: The Russian game's play, Сочи, Ленинград and Ростов alike (russian-game.md «The play»).
+RUSSIAN_PLAY = PlayRules(
+    beat_led=False, declarer_leads=False, notrump=True, misere=True, lone_defence=False
+)
+
+
+@dataclass(frozen=True)
+class Position:
+    """The position a table played: the declarer, the strain (a suit, ``notrump``, or
+    ``misere``: no trump, the declarer playing to take the fewest), whether he took the
+    talon, and the defence (``both``, or the seat of a lone whister playing alone)."""
+
+    declarer: str
+    strain: str
+    talon: bool
+    defence: str = "both"
+
+    @property
+    def misere(self) -> bool:
+        return self.strain == MISERE
+
+    @property
+    def trump(self) -> str:
+        """The solver's trump: мизер is played without one."""
+        return NOTRUMP if self.misere else self.strain
+
+    @property
+    def key(self) -> str:
+        """«N.spades.talon.both», «E.misere.talon.both»: how an analysis keeps it."""
+        taken = "talon" if self.talon else "no_talon"
+        return f"{self.declarer}.{self.strain}.{taken}.{self.defence}"
+
+    @classmethod
+    def from_key(cls, key: str) -> Position:
+        declarer, strain, taken, defence = key.split(".")
+        return cls(declarer, strain, taken == "talon", defence)
+
+    def table_cell(self, table: dict | None) -> int | None:
+        """Its tricks as a whole table (both defenders, the game's leader) already has them;
+        None when the table does not hold this position (a lone whister alone)."""
+        if self.defence != "both" or not table:
+            return None
+        cell = (table.get(self.declarer) or {}).get(self.strain) or {}
+        value = cell.get("talon" if self.talon else "no_talon")
+        return value if isinstance(value, int) else None
+
+
+@dataclass(frozen=True)
+class NoValue:
+    """A deal that was played and has no double-dummy value (``reason``: ``all_pass``,
+    распасы, where each player takes as few tricks as he can for himself)."""
+
+    reason: str
+
+
+#: Распасы: played, but with no single double-dummy value.
+ALL_PASS = NoValue("all_pass")
+
+
+def austrian_position(sheet: dict | None) -> Position | None:
+    """The position of an Austrian sheet's essence (``scoring.sheets.austrian.essence``);
+    None for a deal not played out (passed, both defenders passed)."""
+    if not sheet or sheet.get("contract") in (None, "passed"):
+        return None
+    declarer, trump = sheet.get("declarer"), sheet.get("trump")
+    if sheet.get("contract") == "hearts":
+        trump = "hearts"
+    if not declarer or trump not in SUIT_NAMES:
+        return None
+    talon = sheet.get("contract") in ("one", "two", "three", "four")
+    defenders = sheet.get("defenders") or {}
+    whisting = [s for s, d in defenders.items() if d in ("whist", "invited")]
+    if not whisting:
+        return None
+    if len(whisting) == 1 and not any(d == "invited" for d in defenders.values()):
+        defence = whisting[0]
+    else:
+        defence = "both"
+    return Position(declarer, trump, talon, defence)
+
+
+#: The Russian strains by the solver's names.
+STRAIN_NAMES = {
+    Strain.SPADES: "spades",
+    Strain.CLUBS: "clubs",
+    Strain.DIAMONDS: "diamonds",
+    Strain.HEARTS: "hearts",
+    Strain.NOTRUMP: NOTRUMP,
+}
+
+
+def russian_position(sheet: dict | None) -> Position | NoValue | None:
+    """The position of a Russian sheet's essence (``scoring.sheets.russian.essence``): the
+    declarer with the talon in the contract's strain or at мизер, both hands defending;
+    :data:`ALL_PASS` for распасы; None for a deal not played (both defenders passed,
+    полвиста)."""
+    if not sheet:
+        return None
+    contract = read_contract(sheet.get("contract"))
+    if contract is None:
+        return None
+    if contract.is_passed:
+        return ALL_PASS
+    declarer = sheet.get("declarer")
+    if not isinstance(declarer, str) or declarer not in SEATS:
+        return None
+    defenders = sheet.get("defenders")
+    # A checked 10 and мизер keep no decisions: always played. Otherwise somebody whisted.
+    if defenders and not any(d == "whist" for d in defenders.values()):
+        return None
+    strain = MISERE if contract.is_misere else STRAIN_NAMES[contract.strain]
+    return Position(declarer, strain, True)
