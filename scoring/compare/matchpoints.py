@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import gcd
 
 from scoring.compare.results import (
     Artificial,
@@ -14,6 +15,18 @@ from scoring.compare.results import (
     Result,
     _split,
 )
+
+
+def _scaled(values: Sequence[Fraction]) -> list[int]:
+    """Each value times the values' common denominator: integers in the same order, equal
+    exactly where the values are equal."""
+    common = 1
+    for den in {v.denominator for v in values}:
+        common = common * den // gcd(common, den)
+    if common == 1:
+        return [v.numerator for v in values]
+    return [v.numerator * (common // v.denominator) for v in values]
+
 
 # --- Matchpoints --------------------------------------------------------------------------
 
@@ -54,21 +67,29 @@ def matchpoints(
     top = 2 * (expected - 1)
     mp: list[Fraction] = [Fraction(0)] * len(results)
     pct: list[Fraction] = [Fraction(0)] * len(results)
-    # Equal results score alike: work out each distinct result once, low to high.
-    counts: dict[Fraction, int] = {}
-    for value in values:
-        counts[value] = counts.get(value, 0) + 1
+    # Equal results score alike: work out each distinct result once, low to high. They are
+    # ranked as integers, each brought to the results' common denominator (a Russian deal's
+    # thirds: ×3), which orders and ties exactly as the fractions do and is much cheaper to
+    # hash and compare.
+    keys = _scaled(values)
+    counts: dict[int, int] = {}
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
     below = 0
-    figures: dict[Fraction, tuple[Fraction, Fraction]] = {}
-    for value in sorted(counts):
-        ties = counts[value] - 1
-        raw = Fraction(2 * below + ties)
-        plain = Fraction(50) if played == 1 else 100 * raw / (2 * (played - 1))
-        percent = neuberg(plain, played, expected)
-        figures[value] = (raw if expected == played else percent * top / 100, percent)
-        below += counts[value]
-    for i, value in zip(index, values, strict=True):
-        mp[i], pct[i] = figures[value]
+    figures: dict[int, tuple[Fraction, Fraction]] = {}
+    restated = expected != played
+    for key in sorted(counts):
+        count = counts[key]
+        raw = 2 * below + count - 1
+        plain = Fraction(50) if played == 1 else Fraction(100 * raw, 2 * (played - 1))
+        if restated:
+            percent = neuberg(plain, played, expected)
+            figures[key] = (percent * top / 100, percent)
+        else:  # every expected result played: Neuberg leaves them as they are
+            figures[key] = (Fraction(raw), plain)
+        below += count
+    for i, key in zip(index, keys, strict=True):
+        mp[i], pct[i] = figures[key]
     for i, score in enumerate(results):
         if isinstance(score, Artificial):
             pct[i] = artificial.percent(score)
