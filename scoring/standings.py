@@ -128,18 +128,24 @@ def _inputs(deals: list[Deal], session_id: int | None = None) -> _Inputs:
         plays[play["board_set_id"]].append(play)
     seats: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)
     if session_id is not None:
-        seat_rows = Seat.objects.filter(
-            table__isnull=False, round__room__session_id=session_id
-        ).values_list("round_id", "table_id", "position", "entry_id")
+        seat_rows = (
+            Seat.objects.filter(table__isnull=False, round__room__session_id=session_id)
+            .order_by()
+            .values_list("round_id", "table_id", "position", "entry_id")
+        )
     else:
         seat_rows = _seats_of_sets(set_ids)
     for round_id, table_id, position, entry_id in seat_rows:
         seats[(round_id, table_id)][position] = entry_id
     # Each seat's score as text straight from the JSON (no decoding of whole documents).
+    # These rows (and the seats and adjustments) are looked up by key, so none is ordered:
+    # the models' default orderings would join the rounds, rooms, sessions and events of
+    # every row only to sort them.
     seats_text = {p: KeyTextTransform(p, "current__result__scores") for p in "WNES"}
     results = {}
     for deal_id, play_id, *scores in (
         ScoreSheet.objects.filter(deal_id__in=deal_ids, current__isnull=False)
+        .order_by()
         .annotate(**{f"score_{p}": t for p, t in seats_text.items()})
         .values_list("deal_id", "play_id", *(f"score_{p}" for p in "WNES"))
     ):
@@ -148,9 +154,11 @@ def _inputs(deals: list[Deal], session_id: int | None = None) -> _Inputs:
         }
     artificial: dict[tuple[int, int, int], str] = {}
     penalties: dict[tuple[int, int, int], Decimal] = defaultdict(Decimal)
-    for deal_id, play_id, entry_id, kind, score, penalty in Adjustment.objects.filter(
-        deal_id__in=deal_ids
-    ).values_list("deal_id", "play_id", "entry_id", "kind", "score", "penalty"):
+    for deal_id, play_id, entry_id, kind, score, penalty in (
+        Adjustment.objects.filter(deal_id__in=deal_ids)
+        .order_by()
+        .values_list("deal_id", "play_id", "entry_id", "kind", "score", "penalty")
+    ):
         if kind == Adjustment.Kind.ARTIFICIAL:
             artificial[(deal_id, play_id, entry_id)] = score
         else:
@@ -186,9 +194,9 @@ def _seats_of_sets(set_ids: set[int]) -> list[tuple]:
         board_set_id__in=set_ids, round_id=OuterRef("round_id"), table_id=OuterRef("table_id")
     )
     return list(
-        Seat.objects.filter(Exists(plays)).values_list(
-            "round_id", "table_id", "position", "entry_id"
-        )
+        Seat.objects.filter(Exists(plays))
+        .order_by()
+        .values_list("round_id", "table_id", "position", "entry_id")
     )
 
 
@@ -376,7 +384,9 @@ def session_recompute(session: Session) -> None:
         _write_scores(rows)
         SessionTotal.objects.filter(session=session).delete()
         seated = set(
-            Seat.objects.filter(round__room__session=session).values_list("entry_id", flat=True)
+            Seat.objects.filter(round__room__session=session)
+            .order_by()
+            .values_list("entry_id", flat=True)
         )
         SessionTotal.objects.bulk_create(
             SessionTotal(
