@@ -296,6 +296,24 @@ SCORE_COLUMNS = (
 )
 
 
+#: The places the ``points`` column keeps (a settlement is shown from it, never computed on).
+_POINTS_PLACES = DealScore._meta.get_field("points").decimal_places
+
+
+def _points(value: Fraction) -> Decimal:
+    """A settlement as the ``points`` column keeps it: a whole number as it is (the Austrian
+    scores), else rounded once to the column's places, half away from zero as PostgreSQL
+    rounds a longer number — the value stored is the same, without a 28-digit quotient (a
+    Russian deal's thirds) to compute, write and parse."""
+    num, den = value.numerator, value.denominator
+    if den == 1:
+        return Decimal(num)
+    scaled, rest = divmod(abs(num) * 10**_POINTS_PLACES, den)
+    if 2 * rest >= den:
+        scaled += 1
+    return Decimal(scaled if num > 0 else -scaled).scaleb(-_POINTS_PLACES)
+
+
 def _score_rows(session_id: int, deal: Deal, figures: list[_Figure]) -> list[tuple]:
     return [
         (
@@ -304,7 +322,7 @@ def _score_rows(session_id: int, deal: Deal, figures: list[_Figure]) -> list[tup
             f.play_id,
             f.entry_id,
             f.position,
-            None if f.points is None else Decimal(f.points.numerator) / f.points.denominator,
+            None if f.points is None else _points(f.points),
             f.artificial,
             f.figure.numerator,
             f.figure.denominator,
