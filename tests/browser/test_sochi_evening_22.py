@@ -18,6 +18,7 @@ from events import dealing
 from events import services as event_services
 from events.cards import card_name
 from events.models import Entry, Round, Seat
+from scoring import analysis, solver
 from scoring.models import ScoreSheet, TablePlay
 from tests.browser.helpers import login, new_laptop, new_phone
 from tests.factories import round_link, seat_players, start
@@ -366,19 +367,25 @@ def test_a_sochi_evening_of_fifteen_players_on_phones(
     laptop.goto(f"{base}/e/{event.slug}/results/deals/{deal.pk}/")
     expect(laptop.locator(".game-line").first).to_have_text(GAME_LINE)
     shot(laptop, "sochi-22-traveller-1280")
+    assert laptop.evaluate("document.documentElement.scrollWidth") <= 1280
     table_rows = laptop.locator("#traveller tbody tr")
     checked = 0
     for i in range(table_rows.count()):
-        cells = _cells(table_rows.nth(i))
+        row = table_rows.nth(i)
+        cells = _cells(row)
         table_no = int(cells["Стол"])
         sheet = next(s for p, s in recorded[(1, 1)] if p.table.number == table_no)
         pool, mountain, whists = writes(sheet)
         want = balance(sheet)
         for seat in SEATS:
-            assert cells[f"{seat}: пуля"] == shown(pool[seat]), (table_no, seat, cells)
-            assert cells[f"{seat}: гора"] == shown(mountain[seat]), (table_no, seat, cells)
-            assert cells[f"{seat}: висты"] == (whists_shown(whists[seat]) or "—")
-            assert cells[seat] == shown(want[seat]), (table_no, seat, cells)
+            cell = row.locator(f'td[data-label="{seat}"]')
+            figure = cell.locator(".figure")
+            assert cell.locator(".seat-score").inner_text() == shown(want[seat]), (table_no, seat)
+            assert figure.all_inner_texts() == [
+                f"пуля {shown(pool[seat])}",
+                f"гора {shown(mountain[seat])}",
+                f"висты {whists_shown(whists[seat]) or '—'}",
+            ], (table_no, seat)
             assert cells[f"{seat} %"] == f"{float(per_row[(1, 1, table_no)][seat]):.2f}"
         checked += 1
     assert checked == 2
@@ -419,8 +426,74 @@ def test_a_sochi_evening_of_fifteen_players_on_phones(
             assert cells["%"] == want, (deal.code, cells)
             seen += 1
     assert seen == 6
+
+    # Issue 23: each deal's hand record has the Russian table, and each played row its
+    # «по картам», equal to the solver called here (Russian play, first hand leading).
+    analysis.session_analyse(session.pk)
+    for key, rows in sorted(recorded.items()):
+        deal = session.board_sets.get(number=key[0]).deals.get(number=key[1])
+        dealt = dealing.deal_cards(deal)
+        hands = {seat: list(hand) for seat, hand in dealt.by_seat()}
+        table = solver.deal_table(
+            hands, list(dealt.talon), rules=solver.RUSSIAN_PLAY, leader=deal.first_hand
+        )
+        laptop.goto(f"{base}/e/{event.slug}/results/deals/{deal.pk}/")
+        dd = laptop.locator("#hand-record .dd-table")
+        expect(dd.locator("caption")).to_contain_text(f"первая рука {deal.first_hand}")
+        shown_table = {}
+        for tr in dd.locator("tbody tr").all():
+            seat = tr.locator("th").inner_text().strip()
+            shown_table[seat] = [td.strip() for td in tr.locator("td").all_inner_texts()]
+        assert shown_table == {
+            seat: [f"{table[seat][c]['talon']} / {table[seat][c]['no_talon']}" for c in COLUMNS]
+            for seat in SEATS
+        }, deal.code
+        for rec_play, sheet in rows:
+            row = laptop.locator("#traveller tbody tr").filter(
+                has=laptop.locator(f'td[data-label="Стол"]:text-is("{rec_play.table.number}")')
+            )
+            by_cards = row.locator(".by-cards")
+            position = played_position(sheet)
+            if sheet["contract"] == "passed":
+                expect(by_cards).to_have_text("распасы: по картам не считается")
+            elif position is None:  # both passed or полвиста: the deal was not played
+                expect(by_cards).to_have_count(0)
+            else:
+                declarer, strain = position
+                tricks, _discard = solver.solve(
+                    hands,
+                    declarer,
+                    "notrump" if strain == "misere" else strain,
+                    talon=list(dealt.talon),
+                    rules=solver.RUSSIAN_PLAY,
+                    leader=deal.first_hand,
+                    misere=strain == "misere",
+                )
+                expect(by_cards).to_have_text(f"по картам: {tricks}")
+        width = laptop.evaluate("document.documentElement.scrollWidth")
+        assert width <= 1280, (deal.code, width)
+        if key == (1, 1):
+            shot(laptop, "sochi-23-hand-record-1280")
     phone_ctx.close()
     laptop_ctx.close()
+
+
+COLUMNS = ("spades", "clubs", "diamonds", "hearts", "notrump", "misere")
+STRAINS = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts", "NT": "notrump"}
+
+
+def played_position(sheet: dict) -> tuple[str, str] | None:
+    """(declarer, strain) of the position a sheet's table played; None when nobody played
+    (both defenders passed, полвиста) and for распасы."""
+    contract = sheet["contract"]
+    if contract == "passed":
+        return None
+    if contract == "misere":
+        return sheet["declarer"], "misere"
+    decided = sheet.get("defenders") or {}
+    if decided and "whist" not in decided.values():
+        return None
+    return sheet["declarer"], STRAINS[contract.lstrip("0123456789")]
 
 
 def numbers_inv(numbers: dict[int, int], number: int) -> int:
