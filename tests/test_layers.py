@@ -127,6 +127,7 @@ PURE_CORES = (
     "scoring.compare",
     "scoring.compare.versions",
     "scoring.solver",
+    "scoring.ladder",
 )
 
 BLOCK_DJANGO = """
