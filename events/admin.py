@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from events.models import Draw, Entry, Event, Room, Table
+from events.models import (
+    Draw,
+    Entry,
+    Event,
+    Person,
+    PersonAlias,
+    PersonIdentifier,
+    Room,
+    Table,
+)
 
 
 class EntryInline(admin.TabularInline):
@@ -22,6 +31,7 @@ class EntryAdmin(admin.ModelAdmin):
     list_display = ["full_name", "club", "number", "status", "event"]
     list_filter = ["status", "event"]
     search_fields = ["last_name", "first_name", "club"]
+    raw_id_fields = ["person"]
 
 
 @admin.register(Draw)
@@ -38,3 +48,23 @@ class TableInline(admin.TabularInline):
 class RoomAdmin(admin.ModelAdmin):
     list_display = ["session", "number", "name", "kind", "seats", "rounds_planned"]
     inlines = [TableInline]
+
+
+class PersonAliasInline(admin.TabularInline):
+    model = PersonAlias
+    extra = 0
+    fields = ["last_name", "first_name", "patronymic", "club"]
+
+
+class PersonIdentifierInline(admin.TabularInline):
+    model = PersonIdentifier
+    extra = 0
+    fields = ["kind", "value"]
+
+
+@admin.register(Person)
+class PersonAdmin(admin.ModelAdmin):
+    list_display = ["full_name", "club", "owner", "hidden"]
+    list_filter = ["hidden"]
+    search_fields = ["last_name", "first_name", "patronymic", "club", "key"]
+    inlines = [PersonAliasInline, PersonIdentifierInline]

@@ -15,6 +15,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from events.register.matching import club_key, name_key
+
 NAME_MAX = 100
 #: Participant numbers run 1…NUMBER_MAX (a hall holds hundreds, never ten thousand).
 NUMBER_MAX = 9999
@@ -317,6 +319,17 @@ class Entry(models.Model):
     # confirms (or enters) a sheet there (the two-person rule, scoring.proof).
     pin = models.CharField(_("PIN"), max_length=PIN_DIGITS, default=new_pin, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The person of the register this player is (docs/register.md), linked only with the
+    #: director's word; the name and club above stay as published in this event. PROTECT:
+    #: a person with a history is merged, never deleted.
+    person = models.ForeignKey(
+        "Person",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="entries",
+        verbose_name=_("person"),
+    )
 
     objects = EntryQuerySet.as_manager()
 
@@ -330,6 +343,12 @@ class Entry(models.Model):
                 fields=["event", "number"],
                 condition=~Q(status="replaced"),
                 name="entry_number_held_once_in_event",
+            ),
+            # Two players of one event are never one person.
+            models.UniqueConstraint(
+                fields=["event", "person"],
+                condition=Q(person__isnull=False),
+                name="entry_person_once_in_event",
             ),
         ]
 
@@ -813,3 +832,112 @@ class BoxReport(models.Model):
 
     def __str__(self):
         return f"{self.deal}: {self.get_kind_display()}"
+
+
+# The register of players across events (issue 24; docs/register.md). A register belongs
+# to its owner, the director's (or club's) account that keeps it, as an event does; an
+# event's player (Entry) links to a person of his director's register, keeping the name
+# and club as published in that event whatever later happens to the person.
+
+
+class Person(models.Model):
+    """One real player in a director's register."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="persons",
+        verbose_name=_("register keeper"),
+    )
+    last_name = models.CharField(_("last name"), max_length=NAME_MAX)
+    first_name = models.CharField(_("first name"), max_length=NAME_MAX)
+    patronymic = models.CharField(_("patronymic"), max_length=NAME_MAX, blank=True)
+    club = models.CharField(_("club"), max_length=NAME_MAX, blank=True)
+    #: Hidden on request: public pages do not name him in the register's pages.
+    hidden = models.BooleanField(_("hidden from public pages"), default=False)
+    #: name_key(last, first, patronymic) and club_key(club): what matching compares
+    #: (events.register.matching), kept on save.
+    key = models.CharField(max_length=3 * NAME_MAX, editable=False, db_index=True)
+    club_key = models.CharField(max_length=NAME_MAX, editable=False, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name", "patronymic", "id"]
+        verbose_name = _("person")
+        verbose_name_plural = _("persons")
+        indexes = [models.Index(fields=["owner", "key"], name="person_owner_key")]
+
+    def __str__(self):
+        return self.full_name
+
+    def save(self, *args, **kwargs):
+        self.key = name_key(self.last_name, self.first_name, self.patronymic)
+        self.club_key = club_key(self.club)
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "key", "club_key"}
+        super().save(*args, **kwargs)
+
+    @property
+    def full_name(self) -> str:
+        return " ".join(p for p in (self.last_name, self.first_name, self.patronymic) if p)
+
+
+class PersonAlias(models.Model):
+    """A spelling of the person seen in some event (or typed in the register)."""
+
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="aliases")
+    last_name = models.CharField(_("last name"), max_length=NAME_MAX)
+    first_name = models.CharField(_("first name"), max_length=NAME_MAX)
+    patronymic = models.CharField(_("patronymic"), max_length=NAME_MAX, blank=True)
+    club = models.CharField(_("club"), max_length=NAME_MAX, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["person", "id"]
+        verbose_name = _("spelling")
+        verbose_name_plural = _("spellings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["person", "last_name", "first_name", "patronymic", "club"],
+                name="person_alias_once",
+            )
+        ]
+
+    def __str__(self):
+        name = " ".join(p for p in (self.last_name, self.first_name, self.patronymic) if p)
+        return f"{name} ({self.club})" if self.club else name
+
+
+class PersonIdentifier(models.Model):
+    """A number the person carries (a club card, a federation number): one person per
+    (register, kind, value)."""
+
+    class Kind(models.TextChoices):
+        CLUB_CARD = "club_card", _("club card")
+        FEDERATION = "federation", _("federation number")
+
+    #: The register's owner, the person's own (kept here for the uniqueness per register).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", editable=False
+    )
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="identifiers")
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    value = models.CharField(_("number"), max_length=40)
+
+    class Meta:
+        ordering = ["person", "kind", "value"]
+        verbose_name = _("identifier")
+        verbose_name_plural = _("identifiers")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "kind", "value"], name="person_identifier_once_per_register"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.value}"
+
+    def save(self, *args, **kwargs):
+        self.owner_id = self.person.owner_id
+        super().save(*args, **kwargs)
