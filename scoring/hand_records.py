@@ -21,14 +21,16 @@ from events.dealing import deal_cards, session_deals
 from events.models import Deal, Event, Seat, Session, TablePlay
 from scoring.games import AUSTRIAN_GAME, GAMES, Game, NoValue, Position
 from scoring.games.play import AUSTRIAN_PLAY, MISERE, NOTRUMP
+from scoring.sheets import sheets_of
 
 SUIT_KEYS = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
 RED = {2, 3}
 
 
 def suit_order(event: Event) -> list[int]:
-    """The suits as the event ranks them, lowest first (``Event.suit_order``)."""
-    names = (event.suit_order or "spades-clubs-diamonds-hearts").split("-")
+    """The suits as the event's game ranks them, lowest first (the Austrian game: the
+    event's ``suit_order``; the Russian one's is fixed)."""
+    names = (sheets_of(event).suit_order(event) or "spades-clubs-diamonds-hearts").split("-")
     order = [SUIT_KEYS[n] for n in names if n in SUIT_KEYS]
     return order if len(order) == 4 else [0, 1, 2, 3]
 

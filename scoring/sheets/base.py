@@ -123,6 +123,11 @@ class SheetGame(ABC):
         number (exact, a JSON number or text) or a text; None for a seat that writes none."""
         return []
 
+    def suit_order(self, event) -> str:
+        """The suits from the lowest, as the game ranks them («spades-clubs-diamonds-hearts»):
+        the event's own setting where the game has one."""
+        return event.suit_order
+
     def failed_word(self) -> str:
         """The word next to the score of a seat that missed his obligation."""
         return _("failed")

@@ -130,6 +130,11 @@ class RussianSheets(SheetGame):
         )
         return [result["pool"][position], (result.get("mountain") or {}).get(position), written]
 
+    def suit_order(self, event):
+        """Fixed by the game: ♠ < ♣ < ♦ < ♥ (docs/game.md §9.2), whatever the event's
+        Austrian setting says."""
+        return "spades-clubs-diamonds-hearts"
+
     def failed_word(self):
         """A declarer down, a whister short, a caught мизер: each «did not fulfil»."""
         return pgettext("russian game", "failed")

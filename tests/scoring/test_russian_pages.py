@@ -323,3 +323,26 @@ def test_english_pages_say_the_russian_figures_with_no_cyrillic_but_names(client
     reader.get(f"/p/{east.key}/")
     reader.get(round_link(found.plays[1], "?as=E"))
     assert reader.found == {}
+
+
+def test_the_russian_game_ranks_its_own_suits_whatever_the_events_austrian_setting(
+    director_client, director
+):
+    """♠ < ♣ < ♦ < ♥ is the Russian game's (docs/game.md §9.2): an event that kept another
+    Austrian suit order from before its game was chosen shows its hands and tables in the
+    game's order, and its page does not list the Austrian settings."""
+    from scoring import hand_records
+
+    event = event_services.event_create(
+        owner=director, name="Сочи с мастями", date="2026-12-05", game="sochi"
+    )
+    Event.objects.filter(pk=event.pk).update(suit_order=Event.SuitOrder.choices[-1][0])
+    event.refresh_from_db()
+    assert event.suit_order != "spades-clubs-diamonds-hearts"
+    assert hand_records.suit_order(event) == [0, 1, 2, 3]
+    page = director_client.get(reverse("director:event_detail", args=[event.pk])).content
+    page = page.decode()
+    assert GAME_LINE in page and "Старшинство мастей" not in page and "A = " not in page
+    austrian = event_services.event_create(owner=director, name="Котёл", date="2026-12-05")
+    page = director_client.get(reverse("director:event_detail", args=[austrian.pk])).content
+    assert "Старшинство мастей" in page.decode()
