@@ -47,6 +47,7 @@ from scoring.models import (
     SessionTotal,
     TablePlay,
 )
+from scoring.sheets import sheets_of
 
 #: The standing over deals: average percentage, or the sum of points / IMPs.
 BY = {"matchpoints": "average", "points": "sum", "cross": "sum"}
@@ -74,7 +75,8 @@ def compare_options(event: Event) -> dict:
         "artificial": compare.ArtificialScores(
             Fraction(event.average_plus), Fraction(event.average), Fraction(event.average_minus)
         ),
-        "stake": Fraction(event.stake),
+        # A trick's worth is the stake's tenth; each game says what a trick is worth.
+        "stake": 10 * sheets_of(event).trick_value(event),
     }
 
 

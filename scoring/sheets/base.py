@@ -123,6 +123,11 @@ class SheetGame(ABC):
         number (exact, a JSON number or text) or a text; None for a seat that writes none."""
         return []
 
+    def trick_value(self, event) -> Fraction:
+        """What one trick is worth in the unit of the deal's score, for the comparison (an
+        artificial score in points, the cross scale): the stake's tenth."""
+        return Fraction(event.stake) / 10
+
     def suit_order(self, event) -> str:
         """The suits from the lowest, as the game ranks them («spades-clubs-diamonds-hearts»):
         the event's own setting where the game has one."""

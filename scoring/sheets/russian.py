@@ -130,6 +130,10 @@ class RussianSheets(SheetGame):
         )
         return [result["pool"][position], (result.get("mountain") or {}).get(position), written]
 
+    def trick_value(self, event):
+        """A point of гора as the convention writes it (the Russian game has no stake)."""
+        return Fraction(russian.Rules(**event.game_rules()).trick_value)
+
     def suit_order(self, event):
         """Fixed by the game: ♠ < ♣ < ♦ < ♥ (docs/game.md §9.2), whatever the event's
         Austrian setting says."""

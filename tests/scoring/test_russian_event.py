@@ -81,3 +81,36 @@ def test_points_add_the_exact_thirds(director):
     standings.session_refresh(session)
     assert _figures(deal) == {one.pk: Fraction(16, 3), two.pk: Fraction(-82, 3)}
     assert _figures(deal, "S") == {one.pk: Fraction(-14, 3), two.pk: Fraction(38, 3)}
+
+
+@pytest.mark.parametrize(("game", "trick"), [("sochi", 10), ("leningrad", 20)])
+def test_an_artificial_score_in_points_is_the_average_and_a_trick_of_the_games_own(
+    director, game, trick
+):
+    """The Russian game has no stake: «one trick» of an artificial score in points is a
+    point of гора as the convention writes it (docs/game.md §9.6): 10 whists in Сочи, 20 in
+    Ленинград. The event's Austrian stake, whatever it says, plays no part."""
+    from events.models import Event, Seat
+
+    event = event_services.event_create(
+        owner=director, name="Кубок", date="2026-12-05", game=game, scoring_method="points"
+    )
+    Event.objects.filter(pk=event.pk).update(stake=40)
+    session = seat_players(Event.objects.get(pk=event.pk), 15)
+    one, two, three = _three_plays_of_one_set(session)
+    deal = _record(one, SIX_MADE, director)
+    _record(two, SIX_DOWN, director)
+    north = Seat.objects.get(round=three.round, table=three.table, position="N").entry
+    services.adjustment_create(
+        three,
+        entry=north,
+        kind="artificial",
+        deal=deal,
+        score="A+",
+        by_user=director,
+        reason="стол не успел",
+    )
+    standings.session_refresh(session)
+    figures = _figures(deal)
+    made, down = figures[one.pk], figures[two.pk]
+    assert figures[three.pk] == (made + down) / 2 + trick

@@ -94,6 +94,14 @@ class Rules:
         return 20 if self.game is Convention.LENINGRAD else 10
 
     @property
+    def trick_value(self) -> int:
+        """What «one trick» is worth, in whists, where a duplicate comparison needs one (an
+        artificial score in points and the cross scale, docs/game.md §4.2, §9.6): a point of
+        гора as the convention writes it, k_m·m — 10 in Сочи and Ростов, 20 in Ленинград
+        (**choice**: the Codex has no stake)."""
+        return self.k_m * self.m
+
+    @property
     def k_m(self) -> int:
         """A mountain point's value in whists: 10."""
         return MOUNTAIN_VALUE
