@@ -23,7 +23,12 @@ COLUMN_ALIASES = {
     "name": {"фио", "игрок", "name", "player", "фамилия имя"},
     "club": {"клуб", "club", "город", "city", "команда", "team"},
     "number": {"номер", "№", "no", "number", "participant number"},
+    # The register's numbers of the player (issue 24, docs/register.md).
+    "club_card": {"клубная карта", "карта", "club card", "club_card"},
+    "federation": {"номер фспр", "фспр", "federation number", "federation"},
 }
+#: The longest club card or federation number read.
+IDENTIFIER_MAX = 40
 
 
 class RosterError(Exception):
@@ -37,6 +42,8 @@ class RosterRow:
     first_name: str = ""
     club: str = ""
     number: int | None = None
+    club_card: str = ""
+    federation: str = ""
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -185,6 +192,18 @@ def _parse_csv(text: str) -> list[RosterRow]:
         row.last_name = data.get("last_name", row.last_name)
         row.first_name = data.get("first_name", row.first_name)
         row.club = data.get("club", "")
+        for column, label in (
+            ("club_card", _("club card")),
+            ("federation", _("federation number")),
+        ):
+            value = data.get(column, "")
+            if len(value) > IDENTIFIER_MAX:
+                row.problems.append(
+                    _("%(field)s is longer than %(max)d characters")
+                    % {"field": label, "max": IDENTIFIER_MAX}
+                )
+            else:
+                setattr(row, column, value)
         raw_number = data.get("number", "")
         if raw_number:
             # ASCII digits only: «²» or «٣» pass str.isdigit() but are no number here.

@@ -26,6 +26,7 @@ from events.forms import (
 from events.links import player_url
 from events.models import Entry, Event, Room, Substitution
 from events.params import query_errors, query_int
+from events.register import services as register
 
 
 @login_required
@@ -105,21 +106,45 @@ def event_detail(request, event):
     )
 
 
+def _entry_match(request, event, form):
+    """The register's proposal for the add form's player, with the director's choice once
+    the page has shown it for this very name and club (docs/register.md)."""
+    data = form.cleaned_data
+    row = roster.RosterRow(
+        line=1, last_name=data["last_name"], first_name=data["first_name"], club=data["club"]
+    )
+    (match,) = register.propose_rows(event, [row])
+    token = register.shown_token(row.last_name, row.first_name, row.club)
+    shown = request.POST.get("register_shown") == token
+    if shown:
+        register.read_choices([match], request.POST)
+    return match, token, shown
+
+
 @director_event
 def entry_add(request, event):
     form = EntryForm(request.POST or None)
+    match, token = None, ""
     if request.method == "POST" and form.is_valid():
-        try:
-            entry = services.entry_create(event, **form.cleaned_data)
-        except ValidationError as error:
-            apply_service_error(form, error)
+        match, token, shown = _entry_match(request, event, form)
+        if match.row.problems or match.problem:
+            form.add_error(None, "; ".join(filter(None, [*match.row.problems, match.problem])))
+        elif match.persons and not shown:
+            messages.info(request, _("Confirm who this player is, then save again."))
         else:
-            messages.success(request, _("%(name)s added.") % {"name": entry.full_name})
-            if "add_another" in request.POST:
-                return redirect("director:entry_add", pk=event.pk)
-            return redirect(event)
+            try:
+                entry = register.create_linked(event, match, **form.cleaned_data)
+            except ValidationError as error:
+                apply_service_error(form, error)
+            else:
+                messages.success(request, _("%(name)s added.") % {"name": entry.full_name})
+                if "add_another" in request.POST:
+                    return redirect("director:entry_add", pk=event.pk)
+                return redirect(event)
     return render(
-        request, "director/entry_form.html", {"form": form, "event": event, "entry": None}
+        request,
+        "director/entry_form.html",
+        {"form": form, "event": event, "entry": None, "match": match, "token": token},
     )
 
 
@@ -189,10 +214,19 @@ def _imported(request, event, entries):
     return redirect(event)
 
 
+def _choice_error(matches) -> str:
+    lines = [str(m.row.line) for m in matches if m.problem]
+    return ngettext(
+        "Choose who the player of line %(lines)s is; nothing was saved.",
+        "Choose who the players of lines %(lines)s are; nothing was saved.",
+        len(lines),
+    ) % {"lines": ", ".join(lines)}
+
+
 @director_event
 def entries_paste(request, event):
     form = PasteForm(request.POST or None)
-    check = None
+    check, matches, token = None, [], ""
     if request.method == "POST" and form.is_valid():
         try:
             rows = roster.parse_paste(form.cleaned_data["text"])
@@ -203,15 +237,44 @@ def entries_paste(request, event):
                 form.add_error("text", _("No players in the text."))
             else:
                 check = services.roster_check(event, rows)
-                if check.ok:
-                    return _imported(request, event, services.entries_import(event, rows))
-                form.add_error(
-                    "text",
-                    _("%(count)d lines have problems; nothing was saved. Correct them below.")
-                    % {"count": check.problem_count},
-                )
+                matches = register.propose_rows(event, rows)
+                token = register.shown_token(form.cleaned_data["text"])
+                shown = request.POST.get("register_shown") == token
+                if shown:
+                    register.read_choices(matches, request.POST)
+                if check.ok and register.needs_choice(matches) and not shown:
+                    messages.info(
+                        request,
+                        _(
+                            "Some players may already be in your register: confirm who each "
+                            "one is below, then «Add players» again."
+                        ),
+                    )
+                elif check.ok and register.choice_problems(matches):
+                    form.add_error(None, _choice_error(matches))
+                elif check.ok:
+                    try:
+                        entries = register.import_linked(event, rows, matches)
+                    except ValidationError as error:
+                        form.add_error("text", " ".join(error.messages))
+                    else:
+                        return _imported(request, event, entries)
+                else:
+                    form.add_error(
+                        "text",
+                        _("%(count)d lines have problems; nothing was saved. Correct them below.")
+                        % {"count": check.problem_count},
+                    )
     return render(
-        request, "director/entries_paste.html", {"form": form, "event": event, "check": check}
+        request,
+        "director/entries_paste.html",
+        {
+            "form": form,
+            "event": event,
+            "check": check,
+            "token": token,
+            "choose": bool(check) and register.needs_choice(matches),
+        },
     )
 
 
@@ -229,6 +292,7 @@ def entries_import(request, event):
             form.add_error("file", str(error))
         else:
             check = services.roster_check(event, rows)
+            register.propose_rows(event, rows)
             return render(
                 request,
                 "director/entries_preview.html",
@@ -255,8 +319,20 @@ def entries_import_confirm(request, event):
     except roster.RosterError as error:
         messages.error(request, str(error))
         return redirect("director:entries_import", pk=event.pk)
+    # The register is proposed again as it is now; the director's choices are read against
+    # it (docs/register.md): nothing is linked that the page did not propose.
+    matches = register.propose_rows(event, rows)
+    register.read_choices(matches, request.POST)
     try:
-        return _imported(request, event, services.entries_import(event, rows))
+        if not all(row.ok for row in rows):
+            services.roster_check(event, rows)  # the event's problems too, all at once
+            raise ValidationError(
+                _("%(count)d rows have problems; nothing was saved.")
+                % {"count": sum(1 for row in rows if not row.ok)}
+            )
+        if register.choice_problems(matches):
+            raise ValidationError(_choice_error(matches))
+        return _imported(request, event, register.import_linked(event, rows, matches))
     except ValidationError as error:
         # The rows now carry their problems (someone may have taken a number meanwhile).
         messages.error(request, " ".join(error.messages))
