@@ -27,6 +27,7 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
+    pytest.mark.embedded,  # a whole evening: one half of `make test` replays it (Makefile)
 ]
 
 GAME_LINE = "Сочи · 10 проверяется · ответственность полная"
