@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from events import views
+from events.register import views as register_views
 
 # Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
@@ -52,4 +53,6 @@ urlpatterns = [
     path("", views.event_list, name="event_list"),
     path("events/new/", views.event_create, name="event_create"),
     path("events/<int:pk>/", include(per_event)),
+    path("register/", register_views.register_list, name="register_list"),
+    path("register/<int:person_pk>/", register_views.person_edit, name="person_edit"),
 ]

@@ -25,7 +25,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from openpyxl import load_workbook
 
 from events import services as event_services
-from events.models import Entry, Seat
+from events.models import Entry, Person, Seat
 from movements import planner
 from movements.services import scheme_create, session_create
 from scoring import boxes, services
@@ -248,6 +248,11 @@ def test_every_page_in_english_has_no_cyrillic_but_names(client, director, eveni
         play_of(session, 1, 2), by_user=director, score="A", reason="did not play"
     )
     report, _new = boxes.box_report_create(play, deal_of(play, 3), kind="other", note="torn")
+    # The register's person page (issue 24): a player of the evening, in the register.
+    north = entry_at(play, "N")
+    person = Person.objects.create(
+        owner=director, last_name=north.last_name, first_name=north.first_name, club=north.club
+    )
     ids = {
         "pk": pk,
         "number": 1,
@@ -261,6 +266,7 @@ def test_every_page_in_english_has_no_cyrillic_but_names(client, director, eveni
         "report_pk": report.pk,
         "action": "end",
         "scheme_pk": own.pk,
+        "person_pk": person.pk,
     }
     _director_pages(reader, ids)
     reader.get(f"/director/events/{pk}/rooms/{play.table.room_id}/", confirm="end")

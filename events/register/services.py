@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from events import services
@@ -286,3 +287,53 @@ def shown_token(*texts: str) -> str:
     """What a page of proposals carries back: a digest of what was proposed for, so that
     choices made for another text are never read as this one's."""
     return hashlib.sha256("\x1f".join(texts).encode()).hexdigest()[:32]
+
+
+def register_search(owner, query: str):
+    """The owner's persons whose name key holds the query's key (ё = е, case, spaces and
+    hyphens ignored), whose club does, or who hold the number typed."""
+    persons = Person.objects.filter(owner=owner)
+    query = (query or "").strip()
+    if not query:
+        return persons
+    key = matching.name_key(query, "")
+    number = matching.norm_identifier(query)
+    found = Q(identifiers__value=number)
+    if key:
+        found |= Q(key__contains=key) | Q(club_key__contains=key)
+    return persons.filter(found).distinct()
+
+
+def person_update(person: Person, *, numbers: dict[str, list[str]], **fields) -> Person:
+    """Save a person's names, club, «hidden» and his numbers (kind → the values he holds).
+    A number another person of the register holds is refused on its field, naming him.
+    His events' players keep their names and clubs as published."""
+    for name in ("last_name", "first_name", "patronymic", "club"):
+        if name in fields:
+            setattr(person, name, fields[name].strip())
+    if "hidden" in fields:
+        person.hidden = bool(fields["hidden"])
+    person.full_clean(exclude=["owner"])
+    errors = {}
+    with transaction.atomic():
+        for kind, values in numbers.items():
+            taken = (
+                PersonIdentifier.objects.filter(owner=person.owner, kind=kind, value__in=values)
+                .exclude(person=person)
+                .select_related("person")
+            )
+            for other in taken:
+                errors.setdefault(kind, []).append(
+                    _("%(value)s already belongs to %(person)s.")
+                    % {"value": other.value, "person": person_label(other.person)}
+                )
+        if errors:
+            raise ValidationError(errors)
+        person.save()
+        for kind, values in numbers.items():
+            person.identifiers.filter(kind=kind).exclude(value__in=values).delete()
+            have = set(person.identifiers.filter(kind=kind).values_list("value", flat=True))
+            for value in values:
+                if value not in have:
+                    PersonIdentifier.objects.create(person=person, kind=kind, value=value)
+    return person

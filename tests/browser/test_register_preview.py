@@ -119,3 +119,44 @@ def test_the_add_form_and_the_paste_ask_on_a_phone(live_server, phone, django_us
     expect(phone.get_by_text("Добавлено 2 игрока.")).to_be_visible()
     assert event.entries.get(last_name="Семенов").person == persons[("Семёнов", "ЦДШ")]
     assert event.entries.get(club="Питер").person == persons[("Иванов", "Питер")]
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_the_register_pages_search_and_edit(live_server, browser, django_user_model, shot, width):
+    from events.models import Entry
+    from tests.browser.a11y import check_page
+
+    user = django_user_model.objects.create_user(username="judge", password="s3cret-pass-1")
+    persons = _register(user)
+    event = Event.objects.create(owner=user, name="Кубок реестра", date="2026-12-12")
+    vodkin = persons[("Петров Водкин", "Тула")]
+    Entry.objects.create(
+        event=event, last_name="Петров-Водкин", first_name="Кузьма", club="Тула", person=vodkin
+    )
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="ru-RU")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        _login(page, live_server.url)
+        page.get_by_role("link", name="Реестр игроков").click()
+        expect(page.locator("#register tbody tr")).to_have_count(5)
+        page.get_by_label("Поиск по имени, клубу или номеру").fill("петров-водкин")
+        page.get_by_role("button", name="Найти").click()
+        expect(page.locator("#register tbody tr")).to_have_count(1)
+        assert check_page(page) == []
+        shot(page, f"register-list-{width}")
+        page.get_by_role("link", name="Петров Водкин Кузьма").click()
+        expect(page.locator("#person-events")).to_contain_text("Петров-Водкин Кузьма (Тула)")
+        page.get_by_label("Отчество").fill("Сергеевич")
+        page.get_by_label("Скрыт с открытых страниц").check()
+        page.get_by_label("Клубные карты").fill("78, 79")
+        assert check_page(page) == []
+        shot(page, f"register-person-{width}")
+        page.get_by_role("button", name="Сохранить").click()
+        expect(page.get_by_text("Сохранено.")).to_be_visible()
+        expect(page.locator("#register")).to_contain_text("скрыт")
+    finally:
+        context.close()
+    vodkin.refresh_from_db()
+    assert vodkin.patronymic == "Сергеевич" and vodkin.hidden
+    assert sorted(vodkin.identifiers.values_list("value", flat=True)) == ["78", "79"]
