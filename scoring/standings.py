@@ -116,6 +116,9 @@ class _Inputs:
     penalties: dict[tuple[int, int, int], Decimal]  # (deal, play, entry) → penalty
     # deal → play → the version of the cards it played, for fouled deals only (§2.7)
     versions: dict[int, dict[int, int]] = field(default_factory=dict)
+    # The matchpoints figures worked out so far by the comparisons of these deals (see
+    # compare.matchpoints): each (n, N, raw) once per recompute, not once per pocket.
+    known: dict = field(default_factory=dict)
 
 
 def _inputs(deals: list[Deal], session_id: int | None = None) -> _Inputs:
@@ -243,7 +246,7 @@ def deal_figures(deal: Deal, event: Event, data: _Inputs) -> list[_Figure]:
     method = event.scoring_method
     # Every table that plays the set is expected (N); a fouled deal's versions are compared
     # each on its own, restated by Neuberg to that full N (docs/game.md §2.7, §4.1).
-    options = compare_options(event) | {"expected": len(plays)}
+    options = compare_options(event) | {"expected": len(plays), "known": data.known}
     version_of = data.versions.get(deal.pk)
     if not version_of:
         per_table = compare.compare_pockets(tables, method, **options)

@@ -51,13 +51,28 @@ def neuberg(percent: Fraction, played: int, expected: int) -> Fraction:
     ) + 50
 
 
+def _figures(raw: int, played: int, expected: int) -> tuple[Fraction, Fraction]:
+    """(matchpoints on the top 2(N − 1), percentage) of raw matchpoints among n results."""
+    plain = Fraction(50) if played == 1 else Fraction(100 * raw, 2 * (played - 1))
+    if expected == played:  # every expected result played: Neuberg leaves them as they are
+        return Fraction(raw), plain
+    percent = neuberg(plain, played, expected)
+    return percent * (2 * (expected - 1)) / 100, percent
+
+
 def matchpoints(
     results: Sequence[Result],
     expected: int | None = None,
     artificial: ArtificialScores | None = None,
+    *,
+    known: dict[tuple[int, int, int], tuple[Fraction, Fraction]] | None = None,
 ) -> MatchpointsResult:
     """Matchpoints and percentages in input order. ``expected`` (N) defaults to the number of
-    entries, artificial ones included."""
+    entries, artificial ones included.
+
+    ``known``: a caller comparing many pockets may pass the same dict to each call; the
+    figures of a result are a function of (n, N, its raw matchpoints) alone, so each is then
+    worked out once for all the pockets rather than once per pocket."""
     artificial = artificial or ArtificialScores()
     index, values = _split(results)
     played = len(values)
@@ -77,16 +92,14 @@ def matchpoints(
         counts[key] = counts.get(key, 0) + 1
     below = 0
     figures: dict[int, tuple[Fraction, Fraction]] = {}
-    restated = expected != played
+    known = {} if known is None else known
     for key in sorted(counts):
         count = counts[key]
         raw = 2 * below + count - 1
-        plain = Fraction(50) if played == 1 else Fraction(100 * raw, 2 * (played - 1))
-        if restated:
-            percent = neuberg(plain, played, expected)
-            figures[key] = (percent * top / 100, percent)
-        else:  # every expected result played: Neuberg leaves them as they are
-            figures[key] = (Fraction(raw), plain)
+        found = known.get((played, expected, raw))
+        if found is None:
+            found = known[(played, expected, raw)] = _figures(raw, played, expected)
+        figures[key] = found
         below += count
     for i, key in zip(index, keys, strict=True):
         mp[i], pct[i] = figures[key]

@@ -50,7 +50,9 @@ FIGURES = {
 
 def _figures(method: str, scores: Sequence[Result], options: Mapping[str, object]):
     if method == "matchpoints":
-        result = matchpoints(scores, options.get("expected"), options.get("artificial"))
+        result = matchpoints(
+            scores, options.get("expected"), options.get("artificial"), known=options.get("known")
+        )
         return {"matchpoints": result.matchpoints, "percent": result.percent}
     if method == "points":
         result = points(scores, options.get("stake", 100))

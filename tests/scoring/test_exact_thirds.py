@@ -51,6 +51,16 @@ def test_matchpoints_on_fractions_equal_their_definition(scores, missing):
     assert all(type(v) is Fraction for v in result.matchpoints + result.percent)
 
 
+@given(st.lists(st.tuples(results, st.integers(0, 3)), min_size=1, max_size=6))
+def test_figures_known_from_earlier_pockets_are_the_same(pockets):
+    known = {}
+    for scores, missing in pockets:
+        expected = len(scores) + missing
+        shared = matchpoints(scores, expected, known=known)
+        assert shared == matchpoints(scores, expected)
+        assert (shared.matchpoints, shared.percent) == reference(scores, expected)
+
+
 def test_equal_thirds_tie_and_a_third_apart_does_not():
     scores = [Fraction(16, 3), Fraction(32, 6), Fraction(5), Fraction(-2, 3), 0]
     result = matchpoints(scores)
