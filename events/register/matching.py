@@ -103,6 +103,14 @@ def _keys(last: str, first: str, patronymic: str) -> tuple[str, str, bool]:
     return short + _norm(patronymic), short, bool(_norm(patronymic))
 
 
+def lookup_keys(last: str, first: str, patronymic: str = "") -> set[str]:
+    """The keys under which a name is looked up: two names can only be namesakes (see
+    :func:`propose`) when they share one of these (the whole key, or it without the
+    patronymic)."""
+    whole, short, _has = _keys(last, first, patronymic)
+    return {whole, short}
+
+
 def propose(row: Row, candidates: Iterable[Candidate]) -> Proposal:
     """What the register proposes for ``row`` (see the module's rules)."""
     candidates = list(candidates)

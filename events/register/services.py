@@ -114,18 +114,30 @@ def propose_rows(event: Event, rows: list) -> list[RowMatch]:
     playing in this event gets that problem (two players of one event are never one
     person), and such persons are no choice for any row."""
     register = _register(event.owner)
-    candidates = [_candidate(p) for p in register.values()]
     held = {(i.kind, i.value): p for p in register.values() for i in p.identifiers.all()}
+    # Each row is matched against the persons sharing a key or a number with it only (the
+    # rules compare nothing else), not the whole register: a 2,000-row list stays quick.
+    by_key: dict[str, list[matching.Candidate]] = {}
+    for person in register.values():
+        candidate = _candidate(person)
+        for key in matching.lookup_keys(person.last_name, person.first_name, person.patronymic):
+            by_key.setdefault(key, []).append(candidate)
+        for number in candidate.identifiers:
+            by_key.setdefault(number, []).append(candidate)
     in_event = {
         e.person_id: e for e in event.entries.exclude(person__isnull=True).only("person", "number")
     }
     matches = []
     for index, row in enumerate(rows):
+        numbers = row_identifiers(row)
+        near = {
+            c.id: c
+            for key in (*matching.lookup_keys(row.last_name, row.first_name), *numbers)
+            for c in by_key.get(key, ())
+        }
         proposal = matching.propose(
-            matching.Row(
-                row.last_name, row.first_name, club=row.club, identifiers=row_identifiers(row)
-            ),
-            candidates,
+            matching.Row(row.last_name, row.first_name, club=row.club, identifiers=numbers),
+            near.values(),
         )
         persons = {c.id: register[c.id] for c in proposal.persons if c.id not in in_event}
         match = RowMatch(index=index, row=row, proposal=proposal, persons=persons)

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from events.models import Event, Person
+from tests.browser.a11y import check_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -67,6 +68,7 @@ def test_the_import_preview_proposes_and_the_director_confirms(
         expect(rows.nth(3)).to_contain_text("новый")
         expect(rows.nth(4)).to_contain_text("найден: Кузнецов Олег (Пермь)")
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert check_page(page) == []
         shot(page, f"register-import-preview-{width}")
 
         # «Добавить» without choosing the similar one: refused, nothing saved, named line.
@@ -103,6 +105,7 @@ def test_the_add_form_and_the_paste_ask_on_a_phone(live_server, phone, django_us
     phone.get_by_role("button", name="Сохранить", exact=True).click()
     expect(phone.get_by_text("В вашем реестре: несколько похожих")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    assert check_page(phone) == []
     shot(phone, "register-add-form-360")
     phone.get_by_label("Человек").select_option(str(persons[("Иванов", "ЦДШ")].pk))
     phone.get_by_role("button", name="Сохранить", exact=True).click()
@@ -113,6 +116,7 @@ def test_the_add_form_and_the_paste_ask_on_a_phone(live_server, phone, django_us
     phone.get_by_role("button", name="Добавить игроков").click()
     expect(phone.get_by_text("подтвердите ниже")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    assert check_page(phone) == []
     shot(phone, "register-paste-360")
     phone.get_by_label("Кто игрок строки 2").select_option(str(persons[("Иванов", "Питер")].pk))
     phone.get_by_role("button", name="Добавить игроков").click()
@@ -124,7 +128,6 @@ def test_the_add_form_and_the_paste_ask_on_a_phone(live_server, phone, django_us
 @pytest.mark.parametrize("width", [1280, 360])
 def test_the_register_pages_search_and_edit(live_server, browser, django_user_model, shot, width):
     from events.models import Entry
-    from tests.browser.a11y import check_page
 
     user = django_user_model.objects.create_user(username="judge", password="s3cret-pass-1")
     persons = _register(user)

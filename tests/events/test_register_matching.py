@@ -143,3 +143,39 @@ def test_a_persons_own_spelling_never_comes_back_new(person, with_club):
     row = Row(person.last_name, person.first_name, person.patronymic, person.club * with_club)
     proposal = propose(row, [SEMENOV, SEMENOV_SPB, IVANOV])
     assert proposal.state in (FOUND, SEVERAL) and person in proposal.persons
+
+
+_part = st.sampled_from(["Иванов", "иванов", "Иван", "Иван Иванович", "Иванович", "Ёж", "еж", ""])
+_candidates = st.lists(
+    st.builds(
+        lambda pk, last, first, patronymic, club, ids: Candidate(
+            pk, last, first, patronymic, club, frozenset(ids)
+        ),
+        st.integers(1, 10**6),
+        _part,
+        _part,
+        _part,
+        st.sampled_from(["", "ЦДШ", "цдш", "Тула"]),
+        st.sets(st.tuples(st.sampled_from(["club_card", "federation"]), st.sampled_from("12"))),
+    ),
+    max_size=6,
+    unique_by=lambda c: c.id,
+)
+
+
+@given(_part, _part, _part, st.sampled_from(["", "ЦДШ", "Тула"]), _candidates)
+def test_the_lookup_keys_lose_no_namesake(last, first, patronymic, club, candidates):
+    """The register looks a row up by its lookup keys and numbers only: the proposal over
+    those persons is the proposal over the whole register."""
+    from events.register.matching import lookup_keys
+
+    row = Row(last, first, patronymic, club, frozenset({("club_card", "1")}))
+    keys = lookup_keys(last, first, patronymic)
+    near = [
+        c
+        for c in candidates
+        if keys & lookup_keys(c.last_name, c.first_name, c.patronymic)
+        or c.identifiers & row.identifiers
+    ]
+    whole = propose(row, candidates)
+    assert propose(row, near) == whole
