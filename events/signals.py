@@ -13,6 +13,9 @@ in its ``AppConfig.ready``.
 - ``results_recorded(sender=Event, event=event)``: a question — does the event have recorded
   score sheets? A receiver answers True if it does; the rules they were settled with (the
   pot rule, the suit order) can then no longer change.
+- ``register_changed(sender=Person, owner_id=…)``: the register of that owner changed who
+  played what (a merge, an undo of a merge, a player linked to another person) after
+  commit; the scoring side replays the owner's ladder (docs/ladder.md).
 """
 
 from django.dispatch import Signal
@@ -20,6 +23,7 @@ from django.dispatch import Signal
 clock_changed = Signal()
 round_ended = Signal()
 results_recorded = Signal()
+register_changed = Signal()
 
 
 def any_answer(signal: Signal, **kwargs) -> bool:
