@@ -209,19 +209,20 @@ class Event(models.Model):
     def get_absolute_url(self):
         return reverse("director:event_detail", args=[self.pk])
 
-    @property
-    def has_game_options(self) -> bool:
-        """Whether the event's game has options (a convention with its defaults): asked of
-        the table of defaults, not of the game's name."""
-        return self.game in GAME_DEFAULTS
+    def _option_defaults(self) -> tuple | None:
+        """The defaults of the game's options (ten, responsibility), from the table of
+        conventions; None for a game with no options. What the page lists of a game's
+        settings, each game says itself (``events.gamesettings``)."""
+        return GAME_DEFAULTS.get(self.game)
 
     def game_rules(self) -> dict:
         """The game and its options as plain data (``{"game": "sochi", "ten": "checked",
         "responsibility": "full", "stalingrad": false}``; only ``game`` for the Austrian
         game): what the scoring side hands its game's core."""
-        if not self.has_game_options:
+        defaults = self._option_defaults()
+        if defaults is None:
             return {"game": self.game}
-        ten, responsibility = GAME_DEFAULTS[Game(self.game)]
+        ten, responsibility = defaults
         return {
             "game": self.game,
             "ten": self.ten or ten.value,
@@ -233,7 +234,7 @@ class Event(models.Model):
         """The game and its options in one line, in the language of the request:
         «Сочи · 10 проверяется · ответственность полная», «Австрийский (котёл)»."""
         parts = [str(Game(self.game).label)]
-        if self.has_game_options:
+        if self._option_defaults() is not None:
             rules = self.game_rules()
             parts += [
                 str(Ten(rules["ten"]).label),
@@ -248,10 +249,11 @@ class Event(models.Model):
         the convention's default where none was chosen."""
         if self.game not in Game.values:
             return  # the field's own check names it
-        if not self.has_game_options:
+        defaults = self._option_defaults()
+        if defaults is None:
             self.ten, self.responsibility, self.stalingrad = "", "", False
             return
-        ten, responsibility = GAME_DEFAULTS[Game(self.game)]
+        ten, responsibility = defaults
         self.ten = self.ten or ten.value
         self.responsibility = self.responsibility or responsibility.value
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from events import notices, qr, roster, rounds, services, throttle
+from events import gamesettings, notices, qr, roster, rounds, services, throttle
 from events.access import director_event
 from events.forms import (
     DrawForm,
@@ -94,6 +94,7 @@ def event_detail(request, event):
         "director/event_detail.html",
         {
             "event": event,
+            "game_settings": gamesettings.settings_lines(event),
             "entries": entries,
             "draw_refusal": services.draw_refusal(event),
             "active_count": sum(1 for e in entries if e.status == Entry.Status.ACTIVE),

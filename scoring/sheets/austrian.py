@@ -131,6 +131,12 @@ class AustrianSheets(SheetGame):
             return ""
         return super().tricks_of(sheet, position)
 
+    def settings_lines(self, event):
+        """«Матчпоинты; фиксированный котёл, A = 10» and the suit order: the pot, the stake
+        and the ranking of the suits are this game's settings."""
+        scoring = f"{event.get_scoring_method_display()}; {event.get_pot_rule_display()}, A = {event.stake}"
+        return [(_("Scoring"), scoring), (_("Suit order"), event.get_suit_order_display())]
+
     def score_head(self):
         return _("Points")
 

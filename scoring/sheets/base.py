@@ -133,6 +133,11 @@ class SheetGame(ABC):
         the event's own setting where the game has one."""
         return event.suit_order
 
+    def settings_lines(self, event) -> list[tuple[str, str]]:
+        """The event page's lines of the game's settings (``events.gamesettings``): the
+        scoring method; a game with settings of its own adds them."""
+        return [(_("Scoring"), event.get_scoring_method_display())]
+
     def failed_word(self) -> str:
         """The word next to the score of a seat that missed his obligation."""
         return _("failed")
