@@ -863,6 +863,19 @@ class Person(models.Model):
     club_key = models.CharField(max_length=NAME_MAX, editable=False, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    #: The person he was merged into (events.register.merging): set, he has given his
+    #: events, spellings and numbers to that person and is in no list, search or proposal;
+    #: his page still opens and says so. PROTECT: the person kept is never deleted while
+    #: someone is merged into him (the merge's undo needs both).
+    merged_into = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="merged_persons",
+        verbose_name=_("merged into"),
+        editable=False,
+    )
 
     class Meta:
         ordering = ["last_name", "first_name", "patronymic", "id"]
@@ -943,3 +956,57 @@ class PersonIdentifier(models.Model):
     def save(self, *args, **kwargs):
         self.owner_id = self.person.owner_id
         super().save(*args, **kwargs)
+
+
+class PersonMerge(models.Model):
+    """One merge of two persons of a register (docs/register.md «Merging»): ``absorbed``
+    gave his events, spellings and numbers to ``kept``. It records exactly what it moved,
+    so that its undo moves back that and nothing else."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="person_merges",
+        verbose_name=_("register keeper"),
+    )
+    kept = models.ForeignKey(
+        Person, on_delete=models.PROTECT, related_name="merges_kept", verbose_name=_("kept")
+    )
+    absorbed = models.ForeignKey(
+        Person,
+        on_delete=models.PROTECT,
+        related_name="merges_absorbed",
+        verbose_name=_("absorbed"),
+    )
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    made_at = models.DateTimeField(auto_now_add=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+    #: Ids of the absorbed person's players (Entry), spellings and numbers moved to kept.
+    entry_ids = models.JSONField(default=list)
+    alias_ids = models.JSONField(default=list)
+    identifier_ids = models.JSONField(default=list)
+    #: Ids of his spellings the kept person already had: not moved (no spelling twice),
+    #: they stay with him, so his undo finds them where they were.
+    alias_ids_left = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("merge")
+        verbose_name_plural = _("merges")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(kept=models.F("absorbed")), name="person_merge_two_persons"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.absorbed} → {self.kept}"
+
+    @property
+    def in_force(self) -> bool:
+        return self.undone_at is None

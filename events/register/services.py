@@ -106,7 +106,14 @@ def row_identifiers(row) -> frozenset[tuple[str, str]]:
 
 
 def _register(owner) -> dict[int, Person]:
-    return {p.pk: p for p in Person.objects.filter(owner=owner).prefetch_related("identifiers")}
+    """The owner's persons matching proposes; a person merged into another is no longer one
+    of them (his events are the kept person's now)."""
+    return {
+        p.pk: p
+        for p in Person.objects.filter(owner=owner, merged_into=None).prefetch_related(
+            "identifiers"
+        )
+    }
 
 
 def propose_rows(event: Event, rows: list) -> list[RowMatch]:
@@ -303,8 +310,9 @@ def shown_token(*texts: str) -> str:
 
 def register_search(owner, query: str):
     """The owner's persons whose name key holds the query's key (ё = е, case, spaces and
-    hyphens ignored), whose club does, or who hold the number typed."""
-    persons = Person.objects.filter(owner=owner)
+    hyphens ignored), whose club does, or who hold the number typed; nobody merged into
+    another person."""
+    persons = Person.objects.filter(owner=owner, merged_into=None)
     query = (query or "").strip()
     if not query:
         return persons
