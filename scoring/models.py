@@ -6,6 +6,7 @@ each round — are the movement's product and live one layer down, in ``events.m
 they are named here too so that the scoring code reads them from its own models module."""
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -306,3 +307,98 @@ class PinFailures(models.Model):
 
     def __str__(self):
         return f"{self.entry_id}: {self.count} until {self.until:%H:%M:%S}"
+
+
+# --- the club ladder (docs/ladder.md) ------------------------------------------------------
+
+
+class Ladder(models.Model):
+    """A club's ladder: the grades ``pct_grade_v1`` of its register's persons over every
+    published session of its owner's matchpoint events. One per register (the director's or
+    the club's account). The replay's results (:class:`LadderGrade`, :class:`LadderRow`) are
+    rebuilt from scratch by the worker on every change that touches them; ``wanted`` counts
+    those changes and ``built`` says which of them the rows reflect."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ladder"
+    )
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(
+        _("address"),
+        max_length=60,
+        unique=True,
+        help_text=_("Latin letters, digits and hyphens: the ladder's address /ladder/…/."),
+    )
+    # pct_grade_v1's parameters (scoring.ladder.Params), shown on the ladder's page.
+    k = models.FloatField(_("k"), default=0.0025, validators=[MinValueValidator(0)])
+    k_provisional = models.FloatField(
+        _("k while provisional"), default=0.0075, validators=[MinValueValidator(0)]
+    )
+    start = models.FloatField(
+        _("start grade"), default=50.0, validators=[MinValueValidator(0), MaxValueValidator(100)]
+    )
+    provisional_deals = models.PositiveIntegerField(_("provisional below, deals"), default=100)
+    min_deals = models.PositiveIntegerField(_("fewest deals to be rated"), default=8)
+    min_tables = models.PositiveIntegerField(_("fewest tables of a rated session"), default=2)
+    created_at = models.DateTimeField(auto_now_add=True)
+    wanted = models.PositiveIntegerField(default=1, editable=False)
+    built = models.PositiveIntegerField(default=0, editable=False)
+    built_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("ladder")
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def is_current(self) -> bool:
+        """Whether the rows reflect every change that touched the ladder."""
+        return self.built >= self.wanted
+
+
+class LadderGrade(models.Model):
+    """A person's place on the ladder after the last replay."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="grades")
+    person = models.ForeignKey("events.Person", on_delete=models.CASCADE, related_name="+")
+    grade = models.FloatField()
+    deals = models.PositiveIntegerField()
+    sessions = models.PositiveIntegerField()
+    last_rated = models.DateField()
+    #: His grade's move in his last rated session (after − before).
+    change = models.FloatField()
+
+    class Meta:
+        ordering = ["ladder", "-grade", "person"]
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "person"], name="one_grade_per_ladder_person")
+        ]
+
+    def __str__(self):
+        return f"{self.ladder_id}/{self.person_id}: {self.grade:.2f}"
+
+
+class LadderRow(models.Model):
+    """One rated session of one person in the last replay: his grade before, the percentage
+    expected of him, his actual one, his grade after (scoring.ladder.Row)."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="rows")
+    person = models.ForeignKey("events.Person", on_delete=models.CASCADE, related_name="+")
+    session = models.ForeignKey("events.Session", on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey("events.Entry", on_delete=models.CASCADE, related_name="+")
+    order = models.PositiveIntegerField()  # the session's place in the replay
+    date = models.DateField()
+    before = models.FloatField()
+    expected = models.FloatField()
+    actual = models.FloatField()
+    after = models.FloatField()
+    deals = models.PositiveIntegerField()
+    k = models.FloatField()
+
+    class Meta:
+        ordering = ["ladder", "order", "person"]
+        indexes = [models.Index(fields=["ladder", "person", "order"], name="ladder_row_person")]
+
+    def __str__(self):
+        return f"{self.ladder_id}/{self.person_id}@{self.session_id}: {self.after:.2f}"

@@ -28,17 +28,17 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from celery import current_app
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Count, Exists, F, Max, OuterRef, Subquery
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from events import afterwards, clockdoc
+from events import clockdoc
 from events.models import Event, Round, Seat, Table
-from scoring import boxes, rules, sheets, standings
+from scoring import boxes, ladders, rules, sheets, standings
 from scoring.models import Adjustment, Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
+from scoring.queue import queue_after_commit
 from scoring.sheets import austrian as austrian_sheets
 from scoring.sheets.austrian import AUSTRIAN
 
@@ -594,29 +594,13 @@ def _console_changed(play: TablePlay, changed_deals=()) -> None:
     entries = [pk for pk in _seated_entries(play) if pk is not None]
     clockdoc.room_and_entries_changed(play.round.room_id, entries, play.table_id)
     ids, session = _mark_stale(changed_deals, play)
-    _queue_after_commit(
+    if ids and session is not None and "event" in session._state.fields_cache:
+        ladders.event_touched(session.event)  # a correction after publishing: the ladder
+    queue_after_commit(
         "scoring.table_changed",
         [ids, session.pk if session is not None else None, entries],
         otherwise=_recompute_here(ids, session) if ids else None,
     )
-
-
-def _queue_after_commit(task: str, args: list, *, otherwise=None) -> None:
-    """Queue ``task`` (by name: services do not import tasks) once the write is committed
-    and its answer sent (``events.afterwards``: the writer does not wait for the broker).
-    The write is done by then: a broker that cannot take the task is logged, not turned into
-    an error page, and ``otherwise`` (if given) does the work here instead. Nothing a reader
-    needs waits for it: readers recompute whatever is still stale."""
-
-    def send():
-        try:
-            current_app.send_task(task, args=args)
-        except Exception:
-            logger.warning("could not queue %s; %s", task, "done here" if otherwise else "left")
-            if otherwise is not None:
-                otherwise()
-
-    afterwards.after_commit_and_response(send)
 
 
 def _locked_play(play: TablePlay, *, sheet_of: Deal | None = None) -> TablePlay:

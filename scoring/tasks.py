@@ -8,7 +8,7 @@ reader recomputes whatever deal is still stale (``scoring.standings``).
 from celery import shared_task
 
 from events.models import Session
-from scoring import analysis, player_page, standings
+from scoring import analysis, ladders, player_page, standings
 
 
 @shared_task(name="scoring.deals_recompute", ignore_result=True)
@@ -34,3 +34,10 @@ def deals_analyse(session_id: int, deal_ids: list[int] | None = None) -> None:
     """The double-dummy table of the session's deals with known cards, one deal at a time
     (``scoring.analysis``); a deal already analysed is skipped unless named."""
     analysis.session_analyse(session_id, deal_ids)
+
+
+@shared_task(name="scoring.ladder_recompute", ignore_result=True)
+def ladder_recompute(ladder_id: int) -> None:
+    """The club ladder replayed from scratch and its rows written (``scoring.ladders``): a
+    replay that finds a later one's rows already written does nothing."""
+    ladders.ladder_recompute(ladder_id)
