@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from events import rounds
 from events.models import Entry, Round, Seat
 from scoring.models import TablePlay
-from tests.factories import play_of, round_link, seat_players
+from tests.factories import play_of, round_link, seat_players, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -117,7 +117,10 @@ def test_the_end_of_the_round_says_first_where_he_goes_and_the_moves_once(
     # The moves once: the clock panel does not say them again while the banner shows them.
     panel = page.locator("#player-clock [data-details]")
     expect(panel).to_be_hidden()
-    assert page.locator("body").inner_text().count(details.split(";")[0]) == 1
+    # Counted once the page has settled (a live refresh may be redrawing the banner).
+    assert wait_until(
+        lambda: page.locator("body").inner_text().count(details.split(";")[0]) == 1, 8
+    )
     shot(page, "phone-end-yours-first-360")
     banner.locator("[data-banner-close]").click()
     expect(banner).to_be_hidden()
