@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from events import views
+from events.register import merge_views
 from events.register import views as register_views
 
 # Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
@@ -55,4 +56,17 @@ urlpatterns = [
     path("events/<int:pk>/", include(per_event)),
     path("register/", register_views.register_list, name="register_list"),
     path("register/<int:person_pk>/", register_views.person_edit, name="person_edit"),
+    path(
+        "register/<int:person_pk>/merge/",
+        merge_views.person_merge_choose,
+        name="person_merge",
+    ),
+    path(
+        "register/<int:person_pk>/merge/<int:other_pk>/",
+        merge_views.person_merge_confirm,
+        name="person_merge_confirm",
+    ),
+    path("register/merges/", merge_views.merge_list, name="register_merges"),
+    path("register/merges/<int:merge_pk>/", merge_views.merge_detail, name="merge_detail"),
+    path("register/merges/<int:merge_pk>/undo/", merge_views.merge_undo, name="merge_undo"),
 ]

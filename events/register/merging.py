@@ -51,6 +51,32 @@ def _changed(owner_id: int) -> None:
     )
 
 
+def merge_problem(kept: Person, absorbed: Person, *, by_user) -> str:
+    """Why these two cannot be merged ("" when they can): the page says it before the
+    director confirms, and :func:`person_merge` refuses with it."""
+    if kept.pk == absorbed.pk:
+        return _("A person cannot be merged with himself.")
+    if kept.owner_id != by_user.pk or absorbed.owner_id != by_user.pk:
+        return _("Only persons of your own register can be merged.")
+    for person in (kept, absorbed):
+        if person.merged_into_id is not None:
+            return _("%(person)s is already merged with %(other)s: undo that merge first.") % {
+                "person": person.full_name,
+                "other": person.merged_into.full_name,
+            }
+    both = shared_events(kept, absorbed)
+    if both:
+        return _(
+            "%(kept)s and %(absorbed)s played in one event: %(events)s. Two players "
+            "of one event are never one person."
+        ) % {
+            "kept": kept.full_name,
+            "absorbed": absorbed.full_name,
+            "events": ", ".join(_event_label(e) for e in both),
+        }
+    return ""
+
+
 def person_merge(kept: Person, absorbed: Person, *, by_user) -> PersonMerge:
     """Merge ``absorbed`` into ``kept``, both of ``by_user``'s register; a ValidationError
     says why not (another register, one person twice, one already merged, one event both
@@ -62,27 +88,9 @@ def person_merge(kept: Person, absorbed: Person, *, by_user) -> PersonMerge:
         kept, absorbed = persons.get(kept.pk), persons.get(absorbed.pk)
         if kept is None or absorbed is None:
             raise ValidationError(_("The person is no longer in the register."))
-        if kept.owner_id != by_user.pk or absorbed.owner_id != by_user.pk:
-            raise ValidationError(_("Only persons of your own register can be merged."))
-        for person in (kept, absorbed):
-            if person.merged_into_id is not None:
-                raise ValidationError(
-                    _("%(person)s is already merged with %(other)s: undo that merge first.")
-                    % {"person": person.full_name, "other": person.merged_into.full_name}
-                )
-        both = shared_events(kept, absorbed)
-        if both:
-            raise ValidationError(
-                _(
-                    "%(kept)s and %(absorbed)s played in one event: %(events)s. Two players "
-                    "of one event are never one person."
-                )
-                % {
-                    "kept": kept.full_name,
-                    "absorbed": absorbed.full_name,
-                    "events": ", ".join(_event_label(e) for e in both),
-                }
-            )
+        problem = merge_problem(kept, absorbed, by_user=by_user)
+        if problem:
+            raise ValidationError(problem)
         have = {_spelling(a) for a in kept.aliases.all()}
         moved_aliases, left_aliases = [], []
         for alias in absorbed.aliases.order_by("pk"):

@@ -1,14 +1,16 @@
 """The director's register of players (docs/register.md): the list with its search, and a
-person's page (edit, hide from public pages, his spellings and his events)."""
+person's page (edit, hide from public pages, his spellings, his events and his merges;
+merging itself is in merge_views)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from events.forms import apply_service_error
-from events.models import Person
+from events.models import Person, PersonMerge
 from events.register import services
 from events.register.forms import PersonForm, RegisterSearchForm
 
@@ -38,7 +40,13 @@ def register_list(request):
 
 @login_required
 def person_edit(request, person_pk):
-    person = get_object_or_404(Person, pk=person_pk, owner=request.user)
+    person = get_object_or_404(
+        Person.objects.select_related("merged_into"), pk=person_pk, owner=request.user
+    )
+    if person.merged_into_id and request.method == "POST":
+        # A merged person is edited as the person he was merged with, or after the undo.
+        messages.error(request, _("This person is merged with another: undo that merge first."))
+        return redirect("director:person_edit", person.pk)
     form = PersonForm(request.POST or None, instance=person)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
@@ -54,5 +62,13 @@ def person_edit(request, person_pk):
     return render(
         request,
         "director/register_person.html",
-        {"form": form, "person": person, "aliases": person.aliases.all(), "entries": entries},
+        {
+            "form": form,
+            "person": person,
+            "aliases": person.aliases.all(),
+            "entries": entries,
+            "merges": PersonMerge.objects.filter(Q(kept=person) | Q(absorbed=person))
+            .select_related("kept", "absorbed")
+            .order_by("-pk"),
+        },
     )
