@@ -65,3 +65,27 @@ def drawn_event(page, base: str, csv_file, name: str, date: str, count: int):
     page.get_by_role("button", name="Разыграть номера").click()
     expect(page.get_by_text("Номера разыграны с ключом")).to_be_visible()
     return event
+
+
+def confirm_round_as_east(page, base: str, play) -> None:
+    """E of the table opens its QR code («Кто вы?»: his seat and the PIN of his name card
+    lead to the round's link) and confirms every deal of the set with his PIN — the
+    table's link alone does not confirm."""
+    from playwright.sync_api import expect
+
+    from events.models import Seat
+    from tests.factories import round_link
+
+    east = Seat.objects.get(round=play.round, table=play.table, position="E").entry
+    page.goto(f"{base}/t/{play.table.key}/")
+    page.locator('input[name="as"][value="E"]').check()
+    page.fill("#id_pin", east.pin)
+    page.get_by_role("button", name="Открыть протоколы тура").click()
+    expect(page).to_have_url(f"{base}{round_link(play, '?as=E')}")
+    deals = play.board_set.deals.count()
+    for _ in range(deals):
+        form = page.locator(".confirm-form").first
+        form.locator('input[name="pin"]').fill(east.pin)
+        form.get_by_role("button", name="Подтвердить").click()
+        expect(page.get_by_text("подтверждена.")).to_be_visible()
+    expect(page.locator("#deals .deal-card.state-confirmed")).to_have_count(deals)

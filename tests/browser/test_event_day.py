@@ -11,7 +11,7 @@ from events.models import Entry, Round, Seat
 from scoring import rules
 from scoring.compare import matchpoints
 from scoring.models import Deal, TablePlay
-from tests.browser.helpers import login, new_event_with_players
+from tests.browser.helpers import confirm_round_as_east, login, new_event_with_players
 from tests.factories import round_link, varied_result
 
 pytestmark = [
@@ -60,20 +60,7 @@ def enter_round(page, base, room, round_no: int, sheets: dict, *, wrong_first=Fa
             page.click('button[name="save"]')
             expect(page.get_by_text(f"Сдача {deal.code} записана.")).to_be_visible()
             sheets[(play.board_set.number, deal.number)][table.number] = data
-        east = Seat.objects.get(round=play.round, table=table, position="E").entry
-        # E opens the table's QR code: «Кто вы?» — his seat and PIN lead to the round's link.
-        page.goto(f"{base}/t/{table.key}/")
-        page.locator('input[name="as"][value="E"]').check()
-        page.fill("#id_pin", east.pin)
-        page.get_by_role("button", name="Открыть протоколы тура").click()
-        expect(page).to_have_url(f"{base}{round_link(play, '?as=E')}")
-        for _ in range(play.board_set.deals.count()):
-            # The table's link alone does not confirm: E types the PIN of his name card.
-            form = page.locator(".confirm-form").first
-            form.locator('input[name="pin"]').fill(east.pin)
-            form.get_by_role("button", name="Подтвердить").click()
-            expect(page.get_by_text("подтверждена.")).to_be_visible()
-        expect(page.locator("#deals .deal-card.state-confirmed")).to_have_count(3)
+        confirm_round_as_east(page, base, play)
 
 
 def expected_figures(session, sheets):

@@ -20,7 +20,7 @@ from events.cards import card_name
 from events.models import Entry, Round, Seat
 from scoring import analysis, solver
 from scoring.models import ScoreSheet, TablePlay
-from tests.browser.helpers import login, new_laptop, new_phone
+from tests.browser.helpers import confirm_round_as_east, login, new_laptop, new_phone
 from tests.factories import round_link, seat_players, start
 
 pytestmark = [
@@ -266,18 +266,7 @@ def enter_round(page, base, session, round_no, recorded, shot) -> None:
             page.get_by_role("button", name="Сохранить").click()
             expect(page).to_have_url(f"{base}{round_link(play, f'?as=N&saved={deal.number}')}")
             recorded[key].append((play, sheet))
-        east = Seat.objects.get(round=play.round, table=play.table, position="E").entry
-        page.goto(f"{base}/t/{play.table.key}/")
-        page.locator('input[name="as"][value="E"]').check()
-        page.fill("#id_pin", east.pin)
-        page.get_by_role("button", name="Открыть протоколы тура").click()
-        expect(page).to_have_url(f"{base}{round_link(play, '?as=E')}")
-        for _ in range(play.board_set.deals.count()):
-            form = page.locator(".confirm-form").first
-            form.locator('input[name="pin"]').fill(east.pin)
-            form.get_by_role("button", name="Подтвердить").click()
-            expect(page.get_by_text("подтверждена.")).to_be_visible()
-        expect(page.locator("#deals .deal-card.state-confirmed")).to_have_count(3)
+        confirm_round_as_east(page, base, play)
 
 
 def _cells(row) -> dict[str, str]:
