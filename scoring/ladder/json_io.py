@@ -104,25 +104,35 @@ def _required(data: dict, key: str, where: str, p: Problems) -> bool:
     return True
 
 
+def _field(data: dict, key: str, where: str, p: Problems, read, rule: str, ok=None, **args):
+    """``data[key]`` read by ``read`` (None: not of its kind) and checked by ``ok``; a missing
+    field is «required», a bad one ``rule`` (with ``args``), and the answer None."""
+    if not _required(data, key, where, p):
+        return None
+    value = read(data[key])
+    if value is None or (ok is not None and not ok(value)):
+        p.add(f"{where}.{key}", rule, **args)
+        return None
+    return value
+
+
 def _read_player(data: object, where: str, p: Problems) -> Entry | None:
     if not isinstance(data, dict):
         p.add(where, "not_object")
         return None
-    person = percent = deals = None
-    if _required(data, "person", where, p):
-        person = _text(data["person"])
-        if person is None:
-            p.add(f"{where}.person", "text")
-    if _required(data, "percent", where, p):
-        percent = _number(data["percent"])
-        if percent is None or not 0 <= percent <= 100:
-            p.add(f"{where}.percent", "percent")
-            percent = None
-    if _required(data, "deals", where, p):
-        deals = _whole(data["deals"])
-        if deals is None or not 0 <= deals <= MAX_DEALS:
-            p.add(f"{where}.deals", "whole_range", minimum=0, maximum=MAX_DEALS)
-            deals = None
+    person = _field(data, "person", where, p, _text, "text")
+    percent = _field(data, "percent", where, p, _number, "percent", lambda v: 0 <= v <= 100)
+    deals = _field(
+        data,
+        "deals",
+        where,
+        p,
+        _whole,
+        "whole_range",
+        lambda v: 0 <= v <= MAX_DEALS,
+        minimum=0,
+        maximum=MAX_DEALS,
+    )
     if person is None or percent is None or deals is None:
         return None
     return Entry(person, percent, deals)
@@ -132,20 +142,9 @@ def _read_session(data: object, where: str, p: Problems) -> Session | None:
     if not isinstance(data, dict):
         p.add(where, "not_object")
         return None
-    ident = day = tables = None
-    if _required(data, "id", where, p):
-        ident = _text(data["id"])
-        if ident is None:
-            p.add(f"{where}.id", "text")
-    if _required(data, "date", where, p):
-        day = _date(data["date"])
-        if day is None:
-            p.add(f"{where}.date", "date")
-    if _required(data, "tables", where, p):
-        tables = _whole(data["tables"])
-        if tables is None or tables < 0:
-            p.add(f"{where}.tables", "whole", minimum=0)
-            tables = None
+    ident = _field(data, "id", where, p, _text, "text")
+    day = _field(data, "date", where, p, _date, "date")
+    tables = _field(data, "tables", where, p, _whole, "whole", lambda v: v >= 0, minimum=0)
     players: list[Entry] = []
     whole_list = False
     if _required(data, "players", where, p):
