@@ -12,6 +12,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from events import api as events_api
+from events import api_register
 
 
 def exception_handler(exc, context):
@@ -45,6 +46,7 @@ class SwaggerView(SpectacularSwaggerSplitView):
 router = DefaultRouter()
 router.include_format_suffixes = False
 router.register("events", events_api.EventViewSet, basename="event")
+router.register("register/persons", api_register.PersonViewSet, basename="register-person")
 
 urlpatterns = [
     path("v1/", include(router.urls)),
