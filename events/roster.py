@@ -20,6 +20,9 @@ MAX_BYTES = 1_000_000
 COLUMN_ALIASES = {
     "last_name": {"фамилия", "last name", "last_name", "lastname", "surname"},
     "first_name": {"имя", "first name", "first_name", "firstname", "given name"},
+    # Optional: matched against the register and kept on the person (docs/register.md); the
+    # event's player keeps his last and first name only.
+    "patronymic": {"отчество", "patronymic", "middle name", "middle_name"},
     "name": {"фио", "игрок", "name", "player", "фамилия имя"},
     "club": {"клуб", "club", "город", "city", "команда", "team"},
     "number": {"номер", "№", "no", "number", "participant number"},
@@ -41,6 +44,8 @@ class RosterRow:
     last_name: str = ""
     first_name: str = ""
     club: str = ""
+    #: Read from an «Отчество» column (the register's matching); not an entry's field.
+    patronymic: str = ""
     number: int | None = None
     club_card: str = ""
     federation: str = ""
@@ -143,15 +148,24 @@ def _csv_rows(reader):
             ) from None
 
 
-def _parse_csv(text: str) -> list[RosterRow]:
+def csv_reader(text: str):
+    """(the csv reader, its rows) of a CSV whose delimiter — `;`, `,` or tab — is guessed
+    from its start; iterating the rows raises :class:`RosterError` naming the line the csv
+    module cannot read. Shared with the register's import (events.register.io)."""
     sample = text[:4096]
     try:
         dialect = csv.Sniffer().sniff(sample, delimiters=";,\t")
     except csv.Error:
-        dialect = csv.excel
-        dialect.delimiter = ";" if sample.count(";") >= sample.count(",") else ","
+        # A subclass: setting the delimiter on csv.excel itself changed every later reader.
+        class dialect(csv.excel):
+            delimiter = ";" if sample.count(";") >= sample.count(",") else ","
+
     reader = csv.reader(io.StringIO(text), dialect)
-    rows_of = _csv_rows(reader)
+    return reader, _csv_rows(reader)
+
+
+def _parse_csv(text: str) -> list[RosterRow]:
+    reader, rows_of = csv_reader(text)
     try:
         header = next(rows_of)
     except StopIteration:
@@ -192,6 +206,7 @@ def _parse_csv(text: str) -> list[RosterRow]:
         row.last_name = data.get("last_name", row.last_name)
         row.first_name = data.get("first_name", row.first_name)
         row.club = data.get("club", "")
+        row.patronymic = data.get("patronymic", "")
         for column, label in (
             ("club_card", _("club card")),
             ("federation", _("federation number")),
@@ -225,7 +240,7 @@ def _parse_csv(text: str) -> list[RosterRow]:
 
 def _check_names(rows: list[RosterRow]) -> None:
     for row in rows:
-        if any("\x00" in v for v in (row.last_name, row.first_name, row.club)):
+        if any("\x00" in v for v in (row.last_name, row.first_name, row.patronymic, row.club)):
             row.problems.append(_("a NUL character is not allowed in a name or a club"))
         if not row.last_name:
             row.problems.append(_("last name is empty"))
@@ -234,6 +249,7 @@ def _check_names(rows: list[RosterRow]) -> None:
         for value, label in (
             (row.last_name, _("last name")),
             (row.first_name, _("first name")),
+            (row.patronymic, _("patronymic")),
             (row.club, _("club")),
         ):
             if len(value) > NAME_MAX:
@@ -248,7 +264,7 @@ def check_against_event(
 ) -> None:
     """Add problems that depend on what the event already holds, and on the rows together."""
     seen_numbers: dict[int, int] = {}
-    seen_people: dict[tuple[str, str, str], int] = {}
+    seen_people: dict[tuple[str, str, str, str], int] = {}
     for row in rows:
         if row.number is not None:
             if row.number in taken_numbers:
@@ -264,11 +280,14 @@ def check_against_event(
             else:
                 seen_numbers[row.number] = row.line
         person = (row.last_name.lower(), row.first_name.lower(), row.club.lower())
+        # Two rows of one name and club are one player twice, unless their patronymics
+        # differ: «Иванов Иван Иванович» and «Иванов Иван Петрович» are two men.
+        seen = (*person, row.patronymic.lower())
         if row.last_name and person in existing_people:
             row.problems.append(_("this player is already entered in the event"))
-        elif row.last_name and person in seen_people:
+        elif row.last_name and seen in seen_people:
             row.problems.append(
-                _("the same player as on line %(line)d") % {"line": seen_people[person]}
+                _("the same player as on line %(line)d") % {"line": seen_people[seen]}
             )
         else:
-            seen_people[person] = row.line
+            seen_people[seen] = row.line

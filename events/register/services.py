@@ -105,6 +105,11 @@ def row_identifiers(row) -> frozenset[tuple[str, str]]:
     return frozenset(found)
 
 
+def _patronymic(row) -> str:
+    """A row's «Отчество» (the CSV's optional column; the entry itself has none)."""
+    return getattr(row, "patronymic", "") or ""
+
+
 def _register(owner) -> dict[int, Person]:
     """The owner's persons matching proposes; a person merged into another is no longer one
     of them (his events are the kept person's now)."""
@@ -139,11 +144,20 @@ def propose_rows(event: Event, rows: list) -> list[RowMatch]:
         numbers = row_identifiers(row)
         near = {
             c.id: c
-            for key in (*matching.lookup_keys(row.last_name, row.first_name), *numbers)
+            for key in (
+                *matching.lookup_keys(row.last_name, row.first_name, _patronymic(row)),
+                *numbers,
+            )
             for c in by_key.get(key, ())
         }
         proposal = matching.propose(
-            matching.Row(row.last_name, row.first_name, club=row.club, identifiers=numbers),
+            matching.Row(
+                row.last_name,
+                row.first_name,
+                _patronymic(row),
+                club=row.club,
+                identifiers=numbers,
+            ),
             near.values(),
         )
         persons = {c.id: register[c.id] for c in proposal.persons if c.id not in in_event}
@@ -251,6 +265,7 @@ def _person_for(event, row, match: RowMatch, register: dict[int, Person], held) 
             owner=event.owner,
             last_name=row.last_name,
             first_name=row.first_name,
+            patronymic=_patronymic(row),
             club=row.club,
         )
     else:
@@ -264,7 +279,7 @@ def _person_for(event, row, match: RowMatch, register: dict[int, Person], held) 
         person=person,
         last_name=row.last_name,
         first_name=row.first_name,
-        patronymic="",
+        patronymic=_patronymic(row),
         club=row.club,
     )
     for kind, value in sorted(row_identifiers(row)):
