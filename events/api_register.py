@@ -17,6 +17,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import mixins, serializers, viewsets
+from rest_framework.exceptions import NotFound
 
 from events.models import Entry, Person, PersonAlias, PersonIdentifier
 from events.register import matching, services
@@ -206,6 +207,15 @@ class PersonViewSet(
         else:
             found = Person.objects.filter(owner=self.request.user).select_related("merged_into")
         return found.prefetch_related("identifiers", "aliases")
+
+    def get_object(self):
+        """His own person, else DRF's «Not found.» in the caller's language (the generic
+        lookup's Http404 names the model in English)."""
+        found = self.get_queryset().filter(pk=self.kwargs["pk"]).first()
+        if found is None:
+            raise NotFound()
+        self.check_object_permissions(self.request, found)
+        return found
 
     def perform_update(self, serializer):
         person = serializer.instance

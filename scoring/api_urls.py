@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import api
+from scoring import api, api_ladder
 
 urlpatterns = [
     path("events/<int:event_pk>/plays/", api.PlayList.as_view(), name="scoring-play-list"),
@@ -62,5 +62,12 @@ urlpatterns = [
         "events/<int:event_pk>/players/<int:entry_pk>/card/",
         api.CardView.as_view(),
         name="scoring-card",
+    ),
+    # The club ladder (public, read only): scoring/api_ladder.py.
+    path("ladders/<slug:slug>/", api_ladder.LadderView.as_view(), name="ladder"),
+    path(
+        "ladders/<slug:slug>/persons/<int:person_pk>/history/",
+        api_ladder.PersonHistoryView.as_view(),
+        name="ladder-person-history",
     ),
 ]

@@ -313,3 +313,10 @@ def test_a_merged_person_is_listed_nowhere_shows_whom_and_is_not_edited(
     assert words in response.json()["merged_into"][0]
     semenov.refresh_from_db()
     assert semenov.club == "ЦДШ"
+
+
+@pytest.mark.parametrize(("language", "words"), [("ru", "не найдена"), ("en", "Not found")])
+def test_a_404_speaks_the_callers_language(api, persons, language, words):
+    response = api.get(f"{URL}{persons[2].pk}/", HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 404
+    assert words in response.json()["detail"]
