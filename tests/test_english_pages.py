@@ -26,6 +26,7 @@ from openpyxl import load_workbook
 
 from events import services as event_services
 from events.models import Entry, Person, Seat
+from events.register.merging import person_merge
 from movements import planner
 from movements.services import scheme_create, session_create
 from scoring import boxes, services
@@ -253,6 +254,14 @@ def test_every_page_in_english_has_no_cyrillic_but_names(client, director, eveni
     person = Person.objects.create(
         owner=director, last_name=north.last_name, first_name=north.first_name, club=north.club
     )
+    # Merging (issue 24): another person to merge with, and a merge of two more.
+    other, west, south = (
+        Person.objects.create(
+            owner=director, last_name=e.last_name, first_name=e.first_name, club=e.club
+        )
+        for e in Entry.objects.filter(event=event).exclude(pk=north.pk).order_by("pk")[:3]
+    )
+    merge = person_merge(west, south, by_user=director)
     ids = {
         "pk": pk,
         "number": 1,
@@ -267,6 +276,8 @@ def test_every_page_in_english_has_no_cyrillic_but_names(client, director, eveni
         "action": "end",
         "scheme_pk": own.pk,
         "person_pk": person.pk,
+        "other_pk": other.pk,
+        "merge_pk": merge.pk,
     }
     _director_pages(reader, ids)
     reader.get(f"/director/events/{pk}/rooms/{play.table.room_id}/", confirm="end")
