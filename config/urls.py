@@ -39,6 +39,7 @@ urlpatterns = [
     path("e/", include(public)),  # an event's public pages (nothing before publishing)
     path("p/", include("scoring.urls_player")),  # with events' clock.json and QR
     path("t/", include("scoring.urls_table")),
+    path("ladder/", include("scoring.urls_ladder")),  # the public club ladders
     path("api/", include("config.api")),
     path("admin/", admin.site.urls),
 ]

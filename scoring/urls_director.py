@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from scoring import views, views_boxes, views_hands, views_room
+from scoring import views, views_boxes, views_hands, views_ladder, views_room
 
 # Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
@@ -82,4 +82,10 @@ per_event = [
 
 urlpatterns = [
     path("events/<int:pk>/", include(per_event)),
+]
+
+# The director's club ladder (docs/ladder.md «The ladder in the app»).
+urlpatterns += [
+    path("ladder/", views_ladder.ladder_settings, name="ladder"),
+    path("ladder/recompute/", views_ladder.ladder_recompute_now, name="ladder_recompute"),
 ]

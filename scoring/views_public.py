@@ -11,10 +11,12 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from events.models import Session
 from scoring import card_address, disclosure, exports, hand_records, standings
+from scoring.ladder_links import ladder_links
 from scoring.models import Deal
 from scoring.public_access import base_context as _base
 from scoring.public_access import deal_in_play, public_results
@@ -48,6 +50,7 @@ def results(request, event, preview):
         "several_sessions": len(found.sessions) > 1,
         # Each row with its line of every session's standing (None: he did not play it).
         "lines": [(row, [found.of(row, s) for s in found.sessions]) for row in found.rows],
+        "ladder_links": _ladder_links(event),
     }
     return render(request, "scoring/public/results.html", _base(event, preview) | extra)
 
@@ -74,8 +77,15 @@ def session_results(request, event, preview, number):
             "families": families,
             "seed_shown": seen.seed_shown(session),
             "hands_shown": any(d.cards for d in shown),
+            "ladder_links": _ladder_links(event),
         },
     )
+
+
+def _ladder_links(event):
+    """Each player's page on the owner's club ladder ({{ ladder_links|get:player.pk }}),
+    one query when the standings read it."""
+    return SimpleLazyObject(lambda: ladder_links(event))
 
 
 def _session_deals(session) -> list[Deal]:
