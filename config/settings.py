@@ -172,7 +172,11 @@ else:
     _celery_dir = VAR_DIR / "celery"
     for _sub in ("queue", "processed", "results", "control"):
         (_celery_dir / _sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://localhost//"  # a host named: kombu warns otherwise
+    # kombu's filesystem transport with each message written whole (config/broker.py).
+    from kombu.transport import TRANSPORT_ALIASES
+
+    TRANSPORT_ALIASES.setdefault("atomicfs", "config.broker:Transport")
+    CELERY_BROKER_URL = "atomicfs://localhost//"  # a host named: kombu warns otherwise
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_celery_dir / "queue"),
         "data_folder_out": str(_celery_dir / "queue"),
