@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from events import views
+from events.register import io_views as register_io_views
 from events.register import merge_views
 from events.register import views as register_views
 
@@ -69,4 +70,11 @@ urlpatterns = [
     path("register/merges/", merge_views.merge_list, name="register_merges"),
     path("register/merges/<int:merge_pk>/", merge_views.merge_detail, name="merge_detail"),
     path("register/merges/<int:merge_pk>/undo/", merge_views.merge_undo, name="merge_undo"),
+    path("register/export.csv", register_io_views.register_export, name="register_export"),
+    path("register/import/", register_io_views.register_import, name="register_import"),
+    path(
+        "register/import/confirm/",
+        register_io_views.register_import_confirm,
+        name="register_import_confirm",
+    ),
 ]

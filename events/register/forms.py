@@ -78,3 +78,15 @@ class PersonForm(forms.ModelForm):
 
     def clean_federation(self):
         return self._numbers("federation", _("federation number"))
+
+
+class RegisterImportForm(forms.Form):
+    """The register's CSV file (events.register.io)."""
+
+    file = forms.FileField(label=_("CSV file (UTF-8 or Windows-1251)"))
+
+
+class RegisterImportConfirmForm(forms.Form):
+    """The decoded text travels back with the choices: nothing is kept on the server."""
+
+    text = forms.CharField(widget=forms.HiddenInput, max_length=2_000_000, strip=False)
