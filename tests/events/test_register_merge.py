@@ -207,3 +207,54 @@ def test_the_ladder_hears_of_a_merge_and_its_undo_after_commit(
         assert len(heard) == 2
     finally:
         signals.register_changed.disconnect(receiver)
+
+
+def _race(pairs, director):
+    """Every (kept, absorbed) merged at once, each in its own thread and connection."""
+    import threading
+
+    from django.db import connections
+
+    outcomes = []
+    barrier = threading.Barrier(len(pairs))
+
+    def merge(kept, joined):
+        try:
+            barrier.wait()
+            person_merge(kept, joined, by_user=director)
+            outcomes.append("merged")
+        except ValidationError as error:
+            outcomes.append("refused" if error.messages[0] else "silent")
+        except Exception as error:  # anything else would be a 500
+            outcomes.append(repr(error))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=merge, args=pair) for pair in pairs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return sorted(outcomes)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_merges_racing_for_one_person_leave_one_merge(director):
+    """Several tabs merge the same person into different persons at once, and two tabs
+    merge two persons into each other: the rows are locked (in one order), so one merge is
+    made each time and the others are refused with a reason, none half-done."""
+    absorbed = Person.objects.create(owner=director, last_name="Семенов", first_name="Петр")
+    entry = _play(_event(director, "Март", "2026-03-01"), absorbed)
+    kepts = [
+        Person.objects.create(owner=director, last_name="Семёнов", first_name=f"П{i}")
+        for i in range(6)
+    ]
+    assert _race([(k, absorbed) for k in kepts], director) == ["merged"] + ["refused"] * 5
+    (made,) = PersonMerge.objects.all()
+    entry.refresh_from_db()
+    assert entry.person_id == made.kept_id and made.entry_ids == [entry.pk]
+    assert list(Person.objects.exclude(merged_into=None)) == [absorbed]
+
+    a, b = [k for k in kepts if k.pk != made.kept_id][:2]
+    assert _race([(a, b), (b, a)], director) == ["merged", "refused"]
+    assert PersonMerge.objects.count() == 2
