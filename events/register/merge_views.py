@@ -47,6 +47,17 @@ def _side(person: Person) -> dict:
     }
 
 
+def _candidate(person: Person, played: set[int]) -> dict:
+    """A person found, his events (latest first) and those he played with the person whose
+    page it is (two players of one event are never one person: the merge is refused)."""
+    entries = sorted(person.entries.all(), key=lambda e: (e.event.date, e.event.name))[::-1]
+    return {
+        "person": person,
+        "entries": entries,
+        "shared": [e.event for e in entries if e.event_id in played],
+    }
+
+
 @login_required
 def person_merge_choose(request, person_pk):
     person = _own_person(request, person_pk)
@@ -67,6 +78,7 @@ def person_merge_choose(request, person_pk):
     if choose.is_bound and choose.is_valid():
         return redirect("director:person_merge_confirm", person.pk, choose.cleaned_data["other"])
     chosen = str(request.GET.get("other", ""))
+    played = set(person.entries.values_list("event_id", flat=True))
     return render(
         request,
         "director/register_merge_choose.html",
@@ -76,10 +88,7 @@ def person_merge_choose(request, person_pk):
             "search": search,
             "query": query,
             "choose": choose,
-            "candidates": [
-                {"person": p, "entries": sorted(p.entries.all(), key=lambda e: e.event.date)[::-1]}
-                for p in candidates
-            ],
+            "candidates": [_candidate(p, played) for p in candidates],
             "chosen": chosen,
             "total": total,
             "cut": total > FOUND_MAX,

@@ -96,6 +96,8 @@ def test_two_players_of_one_event_are_refused_before_the_confirmation(
     june = event_create(owner=director, name="Июньский турнир", date="2026-06-07")
     Entry.objects.create(event=june, last_name="Семёнов", first_name="Пётр", person=kept)
     Entry.objects.create(event=june, last_name="Семенов", first_name="Петр", person=double)
+    choice = _text(director_client.get(reverse("director:person_merge", args=[kept.pk])))
+    assert "«Июньский турнир»: они играли в одном турнире" in choice
     url = reverse("director:person_merge_confirm", args=[kept.pk, double.pk])
     page = _text(director_client.get(url))
     assert "«Июньский турнир» (07.06.2026)" in page
