@@ -7,7 +7,7 @@ pages on his request is in neither: not listed, and his history is a 404.
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
@@ -18,6 +18,14 @@ from scoring import ladder as core
 from scoring import ladders
 from scoring.models import Ladder, LadderGrade, LadderRow
 
+#: The address's part, as its path converter <slug:…> reads it.
+SLUG = OpenApiParameter(
+    "slug",
+    str,
+    OpenApiParameter.PATH,
+    description="the ladder's address",
+    pattern=r"^[-a-zA-Z0-9_]+$",
+)
 STATUSES = [core.PROVISIONAL, core.REGULAR, core.ESTABLISHED, core.INACTIVE]
 
 
@@ -138,6 +146,7 @@ class LadderView(APIView):
         "to date, and every person's grade as the last replay wrote it (persons hidden on "
         "their request left out), best first.",
         responses=LadderSerializer,
+        parameters=[SLUG],
     )
     def get(self, request, slug):
         ladder = _ladder(slug)
@@ -176,6 +185,7 @@ class PersonHistoryView(APIView):
         "before, the percentage expected of him, his actual one, his grade after, his deals "
         "and k. 404 for a person hidden on his request, or one not on the ladder.",
         responses=LadderHistorySerializer,
+        parameters=[SLUG],
     )
     def get(self, request, slug, person_pk):
         ladder = _ladder(slug)

@@ -30,8 +30,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from events.models import Person, PersonIdentifier
 from scoring import services
-from scoring.models import Adjustment, Deal, ScoreSheet, TablePlay
+from scoring.models import Adjustment, Deal, Ladder, ScoreSheet, TablePlay
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -79,7 +80,13 @@ def world(director, session15):
         penalty="1.5",
         reason="опоздание",
     )
+    # The register's and the ladder's (issue 24): a person with a number, the club's ladder.
+    person = Person.objects.create(owner=director, last_name="Семёнов", first_name="Пётр")
+    PersonIdentifier.objects.create(person=person, kind="club_card", value="77")
+    Ladder.objects.create(owner=director, name="Клуб", slug="klub")
     ids = {
+        "person": [person.pk],
+        "slug": ["klub"],
         "event_pk": [event.pk],
         "event": [event.pk],
         "sheet": list(ScoreSheet.objects.values_list("pk", flat=True)) + [done.sheet.pk],
@@ -97,7 +104,12 @@ def world(director, session15):
 def _kind_of_id(path: str, name: str) -> str:
     """Which rows a path parameter names: ``{id}`` after «sheets/» is a sheet's, and so on."""
     if name != "id":
-        return {"event_pk": "event", "deal_pk": "deal", "entry_pk": "entry"}.get(name, name)
+        return {
+            "event_pk": "event",
+            "deal_pk": "deal",
+            "entry_pk": "entry",
+            "person_pk": "person",
+        }.get(name, name)
     before = path.split("{id}")[0].rstrip("/").rsplit("/", 1)[-1]
     return {
         "events": "event",
@@ -107,6 +119,7 @@ def _kind_of_id(path: str, name: str) -> str:
         "plays": "play",
         "adjustments": "adjustment",
         "sessions": "session",
+        "persons": "person",
     }.get(before, "event")
 
 

@@ -6,7 +6,9 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
+from events.models import Person, PersonAlias, PersonIdentifier
 from scoring import services
+from scoring.models import Ladder, LadderGrade, LadderRow
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, start
 
 pytestmark = pytest.mark.django_db
@@ -56,8 +58,38 @@ def test_the_answers_have_the_schemas_shapes(director, session15):
     sheet = services.sheet_record(
         play, deal_of(play, 1), THREE_DIAMONDS, by_entry=entry_at(play, "N")
     ).sheet
+    # The register's and the ladder's answers (issue 24): a person with a number, a
+    # spelling and an event, on the ladder with one rated session.
+    entry = event.entries.first()
+    person = Person.objects.create(owner=director, last_name="Семёнов", first_name="Пётр")
+    PersonIdentifier.objects.create(person=person, kind="club_card", value="77")
+    PersonAlias.objects.create(person=person, last_name="Семенов", first_name="Петр")
+    entry.person = person
+    entry.save(update_fields=["person"])
+    ladder = Ladder.objects.create(owner=director, name="Клуб", slug="klub")
+    figures = {"before": 50.0, "expected": 50.0, "actual": 61.2, "after": 51.2, "deals": 16}
+    LadderGrade.objects.create(
+        ladder=ladder,
+        person=person,
+        grade=51.2,
+        deals=16,
+        sessions=1,
+        last_rated=event.date,
+        change=1.2,
+    )
+    LadderRow.objects.create(
+        ladder=ladder,
+        person=person,
+        session=session15,
+        entry=entry,
+        order=0,
+        date=event.date,
+        k=0.0075,
+        **figures,
+    )
     schema = _schema(api)
     e = "/api/v1/events/{id}/"
+    r = "/api/v1/register/persons/"
     checks = [
         (f"{e}draws/", "get", 200, f"/api/v1/events/{event.pk}/draws/", None),
         (f"{e}rooms/", "get", 200, f"/api/v1/events/{event.pk}/rooms/", None),
@@ -75,11 +107,26 @@ def test_the_answers_have_the_schemas_shapes(director, session15):
             f"/api/v1/events/{event.pk}/sessions/1/rounds/start/",
             {},
         ),
+        (r, "get", 200, r, None),
+        (r + "{id}/", "get", 200, f"{r}{person.pk}/", None),
+        (r + "{id}/", "patch", 200, f"{r}{person.pk}/", {"club": "ЦДШ"}),
+        (r, "post", 201, r, {"last_name": "Иванов", "first_name": "Иван"}),
+        ("/api/v1/ladders/{slug}/", "get", 200, "/api/v1/ladders/klub/", None),
+        (
+            "/api/v1/ladders/{slug}/persons/{person_pk}/history/",
+            "get",
+            200,
+            f"/api/v1/ladders/klub/persons/{person.pk}/history/",
+            None,
+        ),
     ]
     problems = {}
     for path, method, status, url, body in checks:
         assert path in schema["paths"], sorted(schema["paths"])
-        response = api.get(url) if method == "get" else api.post(url, body, format="json")
+        if method == "get":
+            response = api.get(url)
+        else:
+            response = getattr(api, method)(url, body, format="json")
         assert response.status_code == status, (url, response.content)
         found = _matches(schema, _response_schema(schema, path, method, status), response.json())
         if found:
