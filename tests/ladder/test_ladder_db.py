@@ -48,13 +48,8 @@ def _seat(event, people):
     return session_create(event, option)  # 9 players: the 9 scheme, two tables of four
 
 
-def played(director, day, people, *, seed, method="matchpoints", publish=True, finish=True):
-    """An event of ``people`` (9: two tables of four), every deal's sheet recorded, its rounds
-    ended, its results published."""
-    event = Event.objects.create(
-        owner=director, name=f"Вечер {day}", date=day, scoring_method=method
-    )
-    session = _seat(event, people)
+def record_every_sheet(session, director, seed) -> None:
+    """A random valid sheet for every deal of every table-round, by the director."""
     rng = random.Random(seed)
     plays = TablePlay.objects.filter(round__room__session=session).select_related(
         "round__room__session__event", "table", "board_set"
@@ -64,6 +59,16 @@ def played(director, day, people, *, seed, method="matchpoints", publish=True, f
             services.sheet_record(
                 play, deal, random_sheet(rng, deal.active_seats), by_user=director
             )
+
+
+def played(director, day, people, *, seed, method="matchpoints", publish=True, finish=True):
+    """An event of ``people`` (9: two tables of four), every deal's sheet recorded, its rounds
+    ended, its results published."""
+    event = Event.objects.create(
+        owner=director, name=f"Вечер {day}", date=day, scoring_method=method
+    )
+    session = _seat(event, people)
+    record_every_sheet(session, director, seed)
     if finish:
         play_out(session)
     if publish:
