@@ -22,9 +22,17 @@ from django.utils import timezone
 
 from events.models import Entry, Event, Round, Session, Substitution, Table
 from scoring import ladder as core
-from scoring.models import Adjustment, Ladder, LadderGrade, LadderRow, SessionTotal
+from scoring.models import (
+    Adjustment,
+    Deal,
+    Ladder,
+    LadderGrade,
+    LadderRow,
+    SessionScoring,
+    SessionTotal,
+)
 from scoring.queue import queue_after_commit
-from scoring.standings import session_refresh
+from scoring.standings import rules_key, session_refresh
 
 logger = logging.getLogger("scoring")
 
@@ -78,13 +86,15 @@ def shown_percent(value: Fraction) -> float:
     return float(f"{float(value):.2f}")
 
 
-def session_lines(owner_id: int) -> dict[int, list[Played]]:
+def session_lines(owner_id: int, sessions=None) -> dict[int, list[Played]]:
     """Session id → the lines of its standing the ladder rates: a participant number held by
     one player all session (a number a substitute shared is two persons' result, not rated),
     whose player is linked to a person of the register, with his published percentage (less
     the penalties given on a whole table-round, as the standing) and his deals. Four queries
-    whatever the number of sessions."""
-    sessions = published_sessions(owner_id).order_by().values("pk")
+    whatever the number of sessions. ``sessions``: their ids when the caller has them
+    (else the query of :func:`published_sessions`)."""
+    if sessions is None:
+        sessions = published_sessions(owner_id).order_by().values("pk")
     people = dict(
         Entry.objects.filter(event__owner_id=owner_id, person__isnull=False).values_list(
             "pk", "person_id"
@@ -115,9 +125,10 @@ def session_lines(owner_id: int) -> dict[int, list[Played]]:
     return found
 
 
-def session_tables(owner_id: int) -> dict[int, int]:
+def session_tables(owner_id: int, sessions=None) -> dict[int, int]:
     """Session id → its number of tables (every room's)."""
-    sessions = published_sessions(owner_id).order_by().values("pk")
+    if sessions is None:
+        sessions = published_sessions(owner_id).order_by().values("pk")
     return dict(
         Table.objects.filter(room__session_id__in=sessions)
         .values("room__session_id")
@@ -139,14 +150,31 @@ class Replayed:
     entry_of: dict[tuple[int, int], int]
 
 
+def refresh_stale(sessions: list[Session], ids: list[int]) -> None:
+    """Bring up to date the cached figures of those of ``sessions`` that need it (what
+    ``session_refresh`` does for one), asking which in two queries rather than two per
+    session: a session whose figures were built with other rules, or with a stale deal."""
+    built = dict(
+        SessionScoring.objects.filter(session_id__in=ids).values_list("session_id", "rules_key")
+    )
+    stale = set(
+        Deal.objects.filter(board_set__session_id__in=ids, scores_stale=True)
+        .values_list("board_set__session_id", flat=True)
+        .distinct()
+    )
+    for session in sessions:
+        if built.get(session.pk) != rules_key(session.event) or session.pk in stale:
+            session_refresh(session)
+
+
 def ladder_replay(ladder: Ladder) -> Replayed:
     """The owner's whole history replayed from scratch by the core (deterministic: the same
     sessions, in the same order, give the same grades)."""
     sessions = list(published_sessions(ladder.owner_id).select_related("event"))
-    for session in sessions:
-        session_refresh(session)  # a deal still stale is brought up to date first
-    lines = session_lines(ladder.owner_id)
-    tables = session_tables(ladder.owner_id)
+    ids = [session.pk for session in sessions]
+    refresh_stale(sessions, ids)
+    lines = session_lines(ladder.owner_id, ids)
+    tables = session_tables(ladder.owner_id, ids)
     entry_of = {}
     given = []
     for session in sessions:
@@ -211,7 +239,7 @@ def ladder_recompute(ladder_id: int) -> bool:
             return False
         LadderRow.objects.filter(ladder=locked).delete()
         LadderGrade.objects.filter(ladder=locked).delete()
-        LadderRow.objects.bulk_create(rows, batch_size=500)
+        LadderRow.objects.bulk_create(rows, batch_size=2000)
         LadderGrade.objects.bulk_create(grades, batch_size=500)
         Ladder.objects.filter(pk=ladder.pk).update(built=wanted, built_at=timezone.now())
     logger.info("ladder %s replayed: %d rows, %d grades", ladder.pk, len(rows), len(grades))

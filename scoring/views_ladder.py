@@ -356,7 +356,7 @@ def _person_content(ladder: Ladder, grade: LadderGrade) -> str:
     titles, dates = [], []
     for row in rows:
         day = date_format(row.date, "d.m.Y")
-        dates.append(date_format(row.date, "m.Y"))
+        dates.append(date_format(row.date, "d.m.y"))
         titles.append(
             _("%(date)s, %(event)s: %(after)s (%(change)s)")
             % {

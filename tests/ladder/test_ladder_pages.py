@@ -214,6 +214,8 @@ def test_a_person_page_lists_his_rows_and_draws_a_point_per_session(
             f"{row.after:.2f}",
         ]
     assert f'href="/e/{rows[0].session.event.slug}/results/"' in table
+    assert "Ожидаемый %" in table and "Набранный %" in table
+    assert "Expected" not in html and "Actual" not in html  # a Russian page, all Russian
     svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
     assert svg.count('<circle class="point"') == 2
     assert 'viewBox="0 0 600 300"' in html and "<polyline" in svg
@@ -268,6 +270,7 @@ def test_the_director_opens_his_ladder_and_a_bad_address_is_refused_in_russian(
     url = reverse("director:ladder")
     page = director_client.get(url).content.decode()
     assert "Открыть лестницу клуба" in page
+    assert "(набранный % − ожидаемый %)" in page and "actual" not in page
     data = {
         "name": "Клуб «Пуля»",
         "slug": "Пуля клуб",
