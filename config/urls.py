@@ -5,6 +5,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from config.health import healthz
+from config.pwa import manifest, service_worker
 from events import urls_director as events_director
 from events import urls_public as events_public
 from movements import urls_director as movements_director
@@ -34,6 +35,8 @@ urlpatterns = [
     path("", RedirectView.as_view(pattern_name="director:event_list"), name="home"),
     path("favicon.ico", favicon, name="favicon"),
     path("healthz", healthz, name="healthz"),
+    path("sw.js", service_worker, name="service_worker"),  # the phones' pages offline
+    path("manifest.webmanifest", manifest, name="manifest"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("director/", include(director)),  # the director's pages (login; his own events)
     path("e/", include(public)),  # an event's public pages (nothing before publishing)

@@ -20,12 +20,15 @@ def hall_address_warning(context, what="qr"):
     if request is None:
         return {"show": False}
     base = urlsplit(links.site_base(request))
+    # Over plain http the phones' pages do not open offline (docs/offline.md): said apart.
+    plain = base.scheme != "https"
     if not addresses.is_loopback(base.hostname or ""):
-        return {"show": False}
+        return {"show": False, "plain_http": plain}
     found = addresses.lan_addresses_cached()
     port = base.port
     return {
         "show": True,
+        "plain_http": plain,
         "what": what,
         "host": base.hostname,
         "from_setting": bool(settings.SITE_URL),

@@ -10,6 +10,8 @@
 (function () {
   "use strict";
 
+  var ONLINE_SPREAD_MS = 3000;
+
   function pad(n) { return (n < 10 ? "0" : "") + n; }
 
   function format(ms) {
@@ -70,22 +72,77 @@
     }
   }
 
+  /* What the phone last heard (docs/offline.md): the offset to the server's clock and when
+     the server last answered, kept on the phone so that a page opened with no connection
+     (from the service worker's cache, static/js/sw.js) counts on from its last document. */
+  Clock.prototype.remember = function () {
+    try {
+      localStorage.setItem("clock-heard:" + this.url, JSON.stringify({ offset: this.offset, at: this.heardAt }));
+    } catch (e) {}
+  };
+  Clock.prototype.recall = function () {
+    try {
+      var kept = JSON.parse(localStorage.getItem("clock-heard:" + this.url) || "null");
+      if (kept) { this.offset = kept.offset || 0; this.heardAt = kept.at || 0; }
+    } catch (e) {}
+  };
+
   Clock.prototype.poll = function () {
     var self = this, sent = Date.now();
+    clearTimeout(this.timer);
     fetch(this.url, { cache: "no-store", credentials: "same-origin" })
-      .then(function (r) { return r.json(); })
-      .then(function (doc) {
-        var received = Date.now();
-        var serverNow = Date.parse(doc.now);
-        self.offset = serverNow - (sent + received) / 2;
+      .then(function (r) {
+        // An answer of the service worker's cache: the last document, not the server now.
+        var stored = r.headers.get("X-Offline-Stored-At");
+        return r.json().then(function (doc) { return { doc: doc, stored: stored ? parseInt(stored, 10) : 0 }; });
+      })
+      .then(function (answer) {
+        var doc = answer.doc, received = Date.now();
+        if (answer.stored) {
+          if (!self.heardAt) self.heardAt = answer.stored;
+          self.cut = true;
+        } else {
+          var serverNow = Date.parse(doc.now);
+          self.offset = serverNow - (sent + received) / 2;
+          self.heardAt = received;
+          self.cut = false;
+          self.remember();
+        }
         self.doc = doc; self.fetchedAt = received;
-        self.root.classList.remove("offline");
+        self.root.classList.toggle("offline", self.cut);
         self.news(doc);
         self.render();
         self.root.dispatchEvent(new CustomEvent("clock:update", { detail: doc }));
       })
-      .catch(function () { self.root.classList.add("offline"); })
-      .finally(function () { setTimeout(function () { self.poll(); }, self.interval); });
+      .catch(function () { self.cut = true; self.root.classList.add("offline"); self.render(); })
+      .finally(function () {
+        clearTimeout(self.timer);
+        self.timer = setTimeout(function () { self.poll(); }, self.interval);
+      });
+  };
+
+  /* «нет связи N мин» while the server does not answer (a phone's page says it: the root's
+     data-offline-label); and «время тура вышло» once the countdown reaches zero, until the
+     server's document says the round is over. */
+  Clock.prototype.banner = function () {
+    var label = this.root.getAttribute("data-offline-label");
+    if (!label) return;
+    var el = this.root.querySelector("[data-offline-banner]");
+    if (!el) {
+      el = document.createElement("p");
+      el.className = "notice offline-banner";
+      el.setAttribute("role", "status");
+      el.setAttribute("data-offline-banner", "");
+      el.hidden = true;
+      this.root.insertBefore(el, this.root.firstChild);
+    }
+    var text = "";
+    if (this.cut) {
+      var minutes = this.heardAt ? Math.floor((Date.now() - this.heardAt) / 60000) : 0;
+      text = minutes >= 1 ? (this.root.getAttribute("data-offline-minutes") || label).replace("%s", minutes) : label;
+    }
+    if (el.textContent !== text) el.textContent = text;
+    el.hidden = !text;
   };
 
   Clock.prototype.remaining = function (room) {
@@ -138,6 +195,7 @@
   };
 
   Clock.prototype.render = function () {
+    this.banner();
     if (!this.doc) return;
     var self = this;
     this.panels(this.doc.rooms);
@@ -162,7 +220,9 @@
       var rnd = el.querySelector("[data-round]");
       if (rnd) rnd.textContent = room.round || "—";
       var st = el.querySelector("[data-state-label]");
-      if (st) st.textContent = st.getAttribute("data-label-" + (room.state || "none")) || "";
+      var timeUp = room.state === "running" && ms <= 0 && self.root.getAttribute("data-time-up");
+      el.classList.toggle("time-up", !!timeUp);
+      if (st) st.textContent = timeUp || st.getAttribute("data-label-" + (room.state || "none")) || "";
       var head = el.querySelector("[data-headline]"), det = el.querySelector("[data-details]");
       if (head) head.textContent = room.announcement ? room.announcement.headline : "";
       if (det) det.textContent = room.announcement ? room.announcement.details : "";
@@ -171,6 +231,13 @@
 
   Clock.prototype.start = function () {
     var self = this;
+    this.recall();
+    // Back online: the hall's phones all come back at once; each waits a random moment of
+    // up to ONLINE_SPREAD_MS before its first poll, so that they do not ask in one instant.
+    window.addEventListener("online", function () {
+      clearTimeout(self.timer);
+      self.timer = setTimeout(function () { self.poll(); }, Math.random() * ONLINE_SPREAD_MS);
+    });
     this.poll();
     setInterval(function () { self.render(); }, 250);
   };

@@ -15,6 +15,7 @@
   "use strict";
   var RESULTS_MS = 20000;
   var SPREAD_MS = 2500;
+  var ONLINE_SPREAD_MS = 3000;
 
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.getElementById("player-clock");
@@ -59,6 +60,13 @@
         timer = setTimeout(refreshPlaces, Math.random() * SPREAD_MS);
       }
       last = key;
+    });
+
+    // Back online after an outage: the seat blocks may be out of date; the hall's phones
+    // come back together, so each waits a random moment of up to ONLINE_SPREAD_MS first.
+    window.addEventListener("online", function () {
+      clearTimeout(timer);
+      timer = setTimeout(refreshPlaces, Math.random() * ONLINE_SPREAD_MS);
     });
 
     later();

@@ -105,6 +105,8 @@
     form.addEventListener("change", function () { save(form, key); });
     form.addEventListener("submit", function (e) {
       save(form, key);
+      // «Сохранить» offline goes to the phone's outbox (outbox.js), which sends it by itself.
+      if (e.submitter && e.submitter.name === "save" && window.PreferenceOutbox) return;
       if (navigator.onLine === false) {
         e.preventDefault();
         connection();
@@ -152,6 +154,8 @@
         .catch(function () {})
         .finally(function () { busy = false; });
     }
+    // A sheet of the phone's outbox just reached the server (outbox.js): its deal shows it.
+    document.addEventListener("outbox:sent", function () { wanted = true; refresh(); });
     clockRoot.addEventListener("clock:update", function (e) {
       var room = e.detail.rooms[0];
       if (!room) return;
