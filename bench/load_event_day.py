@@ -82,6 +82,12 @@ HALL_CLOCK_S = 1.0  # public/clock.html and director/room_detail.html data-poll-
 CONSOLE_S = 3.0  # director/room_detail.html console data-poll-ms="3000"
 # The trivial endpoints, 10 a second each: enough samples (600 a minute) for a steady p95.
 TRIVIAL_EVERY_S = 0.1
+# The outage (--phases outage): how long the hall is off the network, where the round's end
+# falls in it, and the spread of the phones' first requests after the return (player.js).
+OUTAGE_S = 60.0
+OUTAGE_END_AT_S = 30.0
+RETURN_JITTER_S = 3.0
+RETURN_MINUTE_S = 60.0
 
 # The endpoints, as the tables below name them.
 TRIVIAL = "trivial GET /i18n/setlang/"
@@ -122,6 +128,16 @@ class Sample:
 
 
 @dataclass
+class Queued:
+    """A table's outbox in the outage: the sheet «saved» while offline and what became of it."""
+
+    why: str = ""  # why nothing was queued (the table could not type and check it before)
+    sends: list = field(default_factory=list)  # every send of it (Samples)
+    outcome: str = ""  # saved | refused … | not sent (every send failed)
+    resend: str = ""  # the second send of a sheet already saved: saved (unchanged) or why not
+
+
+@dataclass
 class Run:
     base: str
     timeout: float
@@ -137,6 +153,47 @@ class Run:
     burst_in_flight: int = 0  # seat fragments asked for by news, not answered yet
     in_flight: int = 0  # requests sent and not answered (the most at once: peak)
     peak: int = 0
+    # The outage: while ``online`` is clear, the phones and tables (a ``device``) send
+    # nothing; their requests in flight when it began fail («cut»). On the return each
+    # device sends its first request after its own jitter (``jitter_of``).
+    online: asyncio.Event = field(default_factory=asyncio.Event)
+    back_at: float = 0.0
+    jitter: dict[str, float] = field(default_factory=dict)
+    jitter_rng: random.Random = field(default_factory=lambda: random.Random(25))
+    cuts: set = field(default_factory=set)
+    cut_samples: int = 0
+    down: asyncio.Event = field(default_factory=asyncio.Event)  # set: the outage has begun
+    queued: dict[int, Queued] = field(default_factory=dict)  # table number → its outbox
+
+    def __post_init__(self):
+        self.online.set()
+
+    def go_offline(self):
+        """Every phone and table loses the connection: what they have in flight fails."""
+        self.online.clear()
+        self.down.set()
+        self.jitter.clear()
+        loop = asyncio.get_running_loop()
+        for cut in list(self.cuts):
+            cut.reschedule(loop.time())
+
+    def come_back(self):
+        self.back_at = time.monotonic()
+        self.online.set()
+
+    def jitter_of(self, device: str) -> float:
+        """player.js after ``online``: a phone's first request waits uniform 0–3 s; a table's
+        outbox sends at once (within the second the connection came back)."""
+        if device not in self.jitter:
+            most = RETURN_JITTER_S if device.startswith("phone:") else 1.0
+            self.jitter[device] = self.jitter_rng.uniform(0, most)
+        return self.jitter[device]
+
+    async def wait_online(self, device: str):
+        if self.online.is_set():
+            return
+        await self.online.wait()
+        await asyncio.sleep(max(0.0, self.back_at + self.jitter_of(device) - time.monotonic()))
 
     def spawn(self, coro):
         task = asyncio.ensure_future(coro)
@@ -156,35 +213,49 @@ class Run:
         data=None,
         headers=None,
         redirects: bool = False,
+        device: str | None = None,
     ) -> tuple[Sample, str | None, dict]:
-        """One request, recorded; returns the sample, the body (None on failure), headers."""
+        """One request, recorded; returns the sample, the body (None on failure), headers.
+        ``device``: a phone's or a table's, which the outage holds back and cuts (a request
+        cut by it is no sample of the server: ``done`` stays False)."""
         import aiohttp
 
+        if device is not None:
+            await self.wait_online(device)
         sample = Sample(endpoint, self.phase, cause, time.monotonic())
         self.samples.append(sample)
         body, answer_headers = None, {}
         self.in_flight += 1
         self.peak = max(self.peak, self.in_flight)
+        cut = asyncio.timeout(None)
         try:
-            async with session.request(
-                method,
-                self.base + path,
-                data=data,
-                headers=headers,
-                allow_redirects=redirects,
-                timeout=aiohttp.ClientTimeout(total=self.timeout),
-            ) as response:
-                body = await response.text(errors="replace")
-                sample.status = response.status
-                answer_headers = dict(response.headers)
+            async with cut:
+                if device is not None:
+                    self.cuts.add(cut)
+                async with session.request(
+                    method,
+                    self.base + path,
+                    data=data,
+                    headers=headers,
+                    allow_redirects=redirects,
+                    timeout=aiohttp.ClientTimeout(total=self.timeout),
+                ) as response:
+                    body = await response.text(errors="replace")
+                    sample.status = response.status
+                    answer_headers = dict(response.headers)
             sample.latency = time.monotonic() - sample.sent
             if sample.status not in expect:
                 sample.outcome = "error"
                 sample.note = f"HTTP {sample.status}"
         except TimeoutError:
+            body = None
+            if cut.expired():
+                sample.latency = time.monotonic() - sample.sent
+                sample.outcome, sample.note = "cut", "the outage"
+                self.cut_samples += 1
+                return sample, None, {}
             sample.latency = self.timeout
             sample.outcome = "timeout"
-            body = None
         except (aiohttp.ClientError, OSError, ValueError) as error:
             sample.latency = time.monotonic() - sample.sent
             sample.outcome = "error"
@@ -192,6 +263,7 @@ class Run:
             body = None
         finally:
             self.in_flight -= 1
+            self.cuts.discard(cut)
         sample.done = True
         return sample, body, answer_headers
 
@@ -269,9 +341,11 @@ class ClockJs:
     """static/js/clock.js: poll, then wait the interval; tell news (a new announcement id per
     room, not on the first answer) and each answer to the page."""
 
-    def __init__(self, run, session, path, endpoint, interval, who, on_news=None, on_doc=None):
+    def __init__(
+        self, run, session, path, endpoint, interval, who, on_news=None, on_doc=None, device=None
+    ):
         self.run, self.session, self.path, self.endpoint = run, session, path, endpoint
-        self.interval, self.who = interval, who
+        self.interval, self.who, self.device = interval, who, device
         self.on_news, self.on_doc = on_news, on_doc
         self.seen_ids: dict = {}
         self.first = True
@@ -279,7 +353,9 @@ class ClockJs:
     async def loop(self, offset: float):
         await asyncio.sleep(offset)
         while not self.run.stopping:
-            sample, body, _ = await self.run.call(self.session, "GET", self.path, self.endpoint)
+            sample, body, _ = await self.run.call(
+                self.session, "GET", self.path, self.endpoint, device=self.device
+            )
             doc = None
             if body is not None and sample.outcome == "ok":
                 try:
@@ -318,6 +394,7 @@ class Phone:
             PHONE_CLOCK_S,
             f"phone:{key}",
             on_doc=self.update,
+            device=f"phone:{key}",
         )
         self.wake = asyncio.Event()
         self.cause = "interval"
@@ -330,7 +407,14 @@ class Phone:
         news = cause != "interval"
         self.run.burst_in_flight += news
         try:
-            await self.run.call(self.session, "GET", f"/p/{self.key}/places", P_PLACES, cause=cause)
+            await self.run.call(
+                self.session,
+                "GET",
+                f"/p/{self.key}/places",
+                P_PLACES,
+                cause=cause,
+                device=f"phone:{self.key}",
+            )
         finally:
             self.run.burst_in_flight -= news
 
@@ -481,32 +565,38 @@ async def login(run: Run, session, username: str, password: str) -> None:
 GOOD_SHEET = ("three", "diamonds", ("whist", "pass"), (7, 3))  # N «три» ♦, E whists 3, S passes
 
 
-async def table_save(run: Run, session, number: int, key: str, at: float, rng: random.Random):
-    """A table's phone saves deal 1: the table's round page (``key``: its round link, where
-    the table's QR code leads its players), the deal form, «Check», «Save»."""
-    await asyncio.sleep(max(0.0, at - time.monotonic()))
-    if run.stopping:
-        return
+@dataclass
+class Prepared:
+    """A table's deal-1 sheet typed and checked: the POST that «Save» sends."""
 
-    def fail(why: str):
-        run.saves[number] = why
+    deal_path: str
+    save: dict
 
-    sample, body, _ = await run.call(session, "GET", f"/t/{key}/", T_PAGE, cause="save")
+
+async def table_prepare(
+    run: Run, session, key: str, rng: random.Random, *, typing=(3, 8), device=None
+) -> Prepared | str:
+    """A table's phone at deal 1: the table's round page (``key``: its round link, where the
+    table's QR code leads its players), the deal form, «Check». The «Save» it would send, or
+    why not."""
+    sample, body, _ = await run.call(
+        session, "GET", f"/t/{key}/", T_PAGE, cause="save", device=device
+    )
     if body is None or sample.outcome != "ok":
-        return fail(f"table page {sample.status or sample.outcome}")
+        return f"table page {sample.status or sample.outcome}"
     links = re.findall(rf'href="(/t/{re.escape(key)}/deals/1/)[^"]*"', body)
     deal_path = links[0] if links else f"/t/{key}/deals/1/"
     await asyncio.sleep(rng.uniform(1, 3))
-    sample, body, _ = await run.call(session, "GET", deal_path, T_FORM, cause="save")
+    sample, body, _ = await run.call(session, "GET", deal_path, T_FORM, cause="save", device=device)
     if body is None or sample.outcome != "ok":
-        return fail(f"deal form {sample.status or sample.outcome}")
+        return f"deal form {sample.status or sample.outcome}"
     form = next((f for f in parse_forms(body).forms if f["attrs"].get("id") == "scorer"), None)
     if form is None:
-        return fail("no scorer form on the deal page")
+        return "no scorer form on the deal page"
     names = {i.get("name") for i in form["inputs"]}
     active = [s for s in "WNES" if f"defence_{s}" in names]
     if len(active) != 3:
-        return fail(f"deal 1 has {len(active)} active seats, expected 3")
+        return f"deal 1 has {len(active)} active seats, expected 3"
     declarer, whister, passer = active
     contract, trump, (d1, d2), (t1, t2) = GOOD_SHEET
     typed = {
@@ -523,31 +613,109 @@ async def table_save(run: Run, session, number: int, key: str, at: float, rng: r
         "auction": "",
         "note": "",
     }
-    await asyncio.sleep(rng.uniform(3, 8))  # typing the sheet
+    await asyncio.sleep(rng.uniform(*typing))  # typing the sheet
     data = hidden_fields(form) | typed | {"check": "1"}
     sample, body, _ = await run.call(
-        session, "POST", deal_path, T_CHECK, cause="save", data=data, expect=(200,)
+        session, "POST", deal_path, T_CHECK, cause="save", data=data, expect=(200,), device=device
     )
     if body is None or sample.outcome != "ok":
-        return fail(f"check {sample.status or sample.outcome}")
+        return f"check {sample.status or sample.outcome}"
     form = next((f for f in parse_forms(body).forms if f["attrs"].get("id") == "scorer"), None)
     checked = hidden_fields(form).get("checked") if form else None
     if not checked:
         sample.outcome, sample.note = "error", "check refused"
-        return fail("«Check» showed no settlement (refused)")
+        return "«Check» showed no settlement (refused)"
+    return Prepared(deal_path, hidden_fields(form) | typed | {"save": "1"})
+
+
+async def table_save(run: Run, session, number: int, key: str, at: float, rng: random.Random):
+    """A table's phone saves deal 1: :func:`table_prepare`, then «Save» (the redirect to the
+    round's page followed)."""
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    if run.stopping:
+        return
+    prepared = await table_prepare(run, session, key, rng)
+    if isinstance(prepared, str):
+        run.saves[number] = prepared
+        return
     await asyncio.sleep(rng.uniform(1, 3))  # reading the settlement
-    data = hidden_fields(form) | typed | {"save": "1"}
     sample, _, headers = await run.call(
-        session, "POST", deal_path, T_SAVE, cause="save", data=data, expect=(302, 303)
+        session,
+        "POST",
+        prepared.deal_path,
+        T_SAVE,
+        cause="save",
+        data=prepared.save,
+        expect=(302, 303),
     )
     where = headers.get("Location", "")
     if sample.outcome != "ok":
-        return fail(f"save {sample.status or sample.outcome}")
+        run.saves[number] = f"save {sample.status or sample.outcome}"
+        return
     if "saved=" not in where:
         sample.outcome, sample.note = "error", "not saved"
-        return fail(f"save redirected to {where!r}")
+        run.saves[number] = f"save redirected to {where!r}"
+        return
     run.saves[number] = "saved"
     await run.call(session, "GET", where, T_PAGE, cause="save")
+
+
+OUTBOX_BACKOFF_S = (1.0, 2.0, 4.0, 8.0, 16.0)  # the outbox's waits while a send fails
+
+
+async def table_outbox(run: Run, session, number: int, key: str, at: float, rng: random.Random):
+    """A table in the outage: deal 1 typed and checked while the round runs, «Сохранить»
+    pressed once the connection is gone (the outbox keeps the POST); on the return the
+    outbox sends it at once, again after a back-off while it fails (a 5xx, a timeout, no
+    connection; a 4xx is a refusal, shown to the table, not sent again); once saved, the
+    redirect followed and the same POST sent once more, which the server's dedup must
+    answer as saved without a second version (scoring.services.sheet_record)."""
+    queued = run.queued[number] = Queued()
+    device = f"table:{number}"
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    prepared = await table_prepare(run, session, key, rng, typing=(2, 5), device=device)
+    if isinstance(prepared, str):
+        queued.why = prepared
+        return
+    if run.online.is_set():
+        await run.down.wait()
+
+    async def send(cause: str):
+        sample, _, headers = await run.call(
+            session,
+            "POST",
+            prepared.deal_path,
+            T_SAVE,
+            cause=cause,
+            data=prepared.save,
+            expect=(302, 303),
+            device=device,
+        )
+        return sample, headers.get("Location", "")
+
+    for wait in (*OUTBOX_BACKOFF_S, None):
+        sample, where = await send("outbox")
+        queued.sends.append(sample)
+        if sample.outcome == "ok":
+            queued.outcome = "saved" if "saved=" in where else f"redirected to {where!r}"
+            break
+        if 400 <= sample.status < 500:
+            queued.outcome = f"refused ({sample.status})"
+            return
+        if wait is None or run.stopping:
+            queued.outcome = f"not sent ({sample.status or sample.outcome})"
+            return
+        await asyncio.sleep(wait)
+    if queued.outcome != "saved":
+        return
+    await run.call(session, "GET", where, T_PAGE, cause="outbox", device=device)
+    sample, where = await send("resend")
+    queued.sends.append(sample)
+    queued.resend = (
+        "saved"
+        if sample.outcome == "ok" and "saved=" in where
+        else f"{sample.status or sample.outcome} {where!r}"
+    )
 
 
 async def probe(run: Run, session, path: str, endpoint: str, every: float, headers=None):
@@ -570,7 +738,7 @@ async def lag_meter(run: Run):
 # --- the load run ------------------------------------------------------------------------------
 
 
-async def drive(args, run: Run, plan: dict, start_round2, end_round1) -> None:
+async def drive(args, run: Run, plan: dict, start_round2, end_round1, start_outage_round) -> None:
     import aiohttp
 
     connector = aiohttp.TCPConnector(
@@ -655,57 +823,106 @@ async def drive(args, run: Run, plan: dict, start_round2, end_round1) -> None:
         for c in consoles:
             c.start()
         await asyncio.sleep(args.warmup)
-
-        # The steady minute: every table saves deal 1 within it.
-        run.phase = "steady"
-        t0 = run.marks["steady"] = time.monotonic()
-        latest = max(1.0, args.duration - 20)  # a save takes ~5–15 s of typing and reading
-        for number, key in plan["table_keys"]:
-            at = t0 + rng.uniform(0.5, latest)
-            run.spawn(
-                table_save(run, session(cookies=True), number, key, at, random.Random(number))
-            )
-        await asyncio.sleep(max(0.0, t0 + args.duration - time.monotonic()))
-
-        # «Конец тура!» by the director's click: the dialog, then «Yes, end round 1 now».
-        run.phase = "end-click"
-        run.marks["end-click"] = time.monotonic()
-        post = await director.click("/end/", {"confirm": "yes"}, D_END, query="?confirm=end")
-        if post is not None:
-            run.marks["click-sent"] = post.sent
-            run.marks["click-latency"] = post.latency
-            run.marks["click-ok"] = post.outcome == "ok"
-            await settle(run, ("end", 1), post.sent, plan, args.phase_max)
-        if post is None or post.outcome != "ok":
-            # The director could not end it (no page, or the POST failed): end it as the
-            # service would, so that the timer's round can still be measured.
-            run.marks["click-ok"] = False
-            await asyncio.to_thread(end_round1)
-
-        if args.timer_round:
-            # Round 2 on the clock for a short length; the timer (the worker) ends it.
-            run.phase = "start-2"
-            t = time.monotonic()
-            run.marks["start-2"] = t
-            ends_at = await asyncio.to_thread(start_round2, args.timer_round)
-            if ends_at is None:
-                raise HarnessError("round 2 could not be started (round 1 still on the clock?)")
-            due = time.monotonic() + (ends_at - datetime.now(UTC)).total_seconds()
-            run.marks["timer-due"] = due
-            await settle(run, ("start", 2), t, plan, min(args.phase_max, args.timer_round - 2))
-            await asyncio.sleep(max(0.0, due - time.monotonic()))
-            run.phase = "timer"
-            run.marks["timer"] = time.monotonic()
-            await settle(run, ("end", 2), due, plan, args.phase_max)
+        if "day" in args.phases:
+            await the_day(args, run, plan, director, session, rng, start_round2, end_round1)
+        if "outage" in args.phases:
+            await the_outage(args, run, session, rng, start_outage_round)
         run.marks["end"] = time.monotonic()
     finally:
         run.stopping = True
+        run.online.set()  # nothing waits for a return that will not come
         for task in list(run.tasks):
             task.cancel()
         await asyncio.gather(*list(run.tasks), return_exceptions=True)
         for s in sessions:
             await s.close()
         await connector.close()
+
+
+async def the_day(args, run: Run, plan: dict, director, session, rng, start_round2, end_round1):
+    """The steady minute (round 1, every table saves), the director's click, the timer."""
+    # The steady minute: every table saves deal 1 within it.
+    run.phase = "steady"
+    t0 = run.marks["steady"] = time.monotonic()
+    latest = max(1.0, args.duration - 20)  # a save takes ~5–15 s of typing and reading
+    for number, key in plan["table_keys"]:
+        at = t0 + rng.uniform(0.5, latest)
+        run.spawn(table_save(run, session(cookies=True), number, key, at, random.Random(number)))
+    await asyncio.sleep(max(0.0, t0 + args.duration - time.monotonic()))
+
+    # «Конец тура!» by the director's click: the dialog, then «Yes, end round 1 now».
+    run.phase = "end-click"
+    run.marks["end-click"] = time.monotonic()
+    post = await director.click("/end/", {"confirm": "yes"}, D_END, query="?confirm=end")
+    if post is not None:
+        run.marks["click-sent"] = post.sent
+        run.marks["click-latency"] = post.latency
+        run.marks["click-ok"] = post.outcome == "ok"
+        await settle(run, ("end", 1), post.sent, plan, args.phase_max)
+    if post is None or post.outcome != "ok":
+        # The director could not end it (no page, or the POST failed): end it as the
+        # service would, so that the timer's round can still be measured.
+        run.marks["click-ok"] = False
+        await asyncio.to_thread(end_round1)
+
+    if args.timer_round:
+        # Round 2 on the clock for a short length; the timer (the worker) ends it.
+        run.phase = "start-2"
+        t = time.monotonic()
+        run.marks["start-2"] = t
+        ends_at = await asyncio.to_thread(start_round2, args.timer_round)
+        if ends_at is None:
+            raise HarnessError("round 2 could not be started (round 1 still on the clock?)")
+        due = time.monotonic() + (ends_at - datetime.now(UTC)).total_seconds()
+        run.marks["timer-due"] = due
+        await settle(run, ("start", 2), t, plan, min(args.phase_max, args.timer_round - 2))
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        run.phase = "timer"
+        run.marks["timer"] = time.monotonic()
+        await settle(run, ("end", 2), due, plan, args.phase_max)
+
+
+async def the_outage(args, run: Run, session, rng, start_outage_round):
+    """The hall's Wi-Fi drops: the round running, every phone and table off the network for
+    OUTAGE_S, the round's end (the timer) OUTAGE_END_AT_S into it, and all back within the
+    same second; each table's outbox sends the sheet «saved» meanwhile. The minute after the
+    return is the one measured (phase «return»)."""
+    run.phase = "outage-before"
+    t = run.marks["outage-before"] = time.monotonic()
+    before = args.outage_before
+    started = await asyncio.to_thread(start_outage_round, int(before + OUTAGE_END_AT_S))
+    if started is None:
+        raise HarnessError("the outage's round could not be started")
+    number, ends_at, table_keys = started
+    due = time.monotonic() + (ends_at - datetime.now(UTC)).total_seconds()
+    run.marks["outage-round"] = number
+    run.marks["outage-due"] = due
+    down_at = due - OUTAGE_END_AT_S
+    run.marks["outage-tables"] = len(table_keys)
+    # The tables type and check deal 1 while the round runs, done well before the outage.
+    latest = max(1.0, down_at - t - 15)
+    for table, key in table_keys:
+        run.spawn(
+            table_outbox(
+                run,
+                session(cookies=True),
+                table,
+                key,
+                t + rng.uniform(0.5, latest),
+                random.Random(1000 + table),
+            )
+        )
+    await asyncio.sleep(max(0.0, down_at - time.monotonic()))
+    run.phase = "outage"
+    run.marks["down"] = time.monotonic()
+    run.go_offline()
+    await asyncio.sleep(OUTAGE_S)
+    run.phase = "return"
+    run.come_back()
+    run.marks["back"] = run.back_at
+    await asyncio.sleep(RETURN_MINUTE_S)
+    run.phase = "after-return"
+    run.marks["return-end"] = time.monotonic()
 
 
 async def settle(run: Run, what: tuple[str, int], since: float, plan: dict, most: float):
@@ -1074,9 +1291,27 @@ def main() -> int:
     parser.add_argument("--idle", type=int, default=10, help="idle requests per endpoint")
     parser.add_argument("--no-cost", action="store_true", help="skip the per-request cost table")
     parser.add_argument("--repeat", type=int, default=10, help="requests per cost figure")
+    parser.add_argument(
+        "--phases",
+        default="day,outage",
+        help="day (the steady minute, the click, the timer), outage (the reconnect storm): "
+        "comma-separated, in that order (default day,outage)",
+    )
+    parser.add_argument(
+        "--outage-before",
+        type=float,
+        default=35,
+        help="seconds of the outage's round before the connection drops (35)",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--keep", action="store_true", help="keep the VAR_DIR (logs)")
     args = parser.parse_args()
+    args.phases = [p.strip() for p in args.phases.split(",") if p.strip()]
+    unknown = sorted(set(args.phases) - {"day", "outage"})
+    if unknown or not args.phases:
+        parser.error(f"--phases: day and/or outage, not {','.join(unknown) or 'nothing'}")
+    if args.outage_before < 20:
+        parser.error("--outage-before: at least 20 s (the tables type and check deal 1)")
 
     if urlparse(REDIS_URL).hostname not in ("127.0.0.1", "localhost"):
         raise HarnessError("REDIS_URL must point at this machine")
@@ -1098,7 +1333,10 @@ def main() -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGALRM, on_signal)
     # A hard stop, whatever happens: setup, the load, the costs and the teardown.
-    signal.alarm(int(args.duration + args.warmup + 3 * args.phase_max + args.timer_round + 420))
+    outage_s = args.outage_before + OUTAGE_S + RETURN_MINUTE_S if "outage" in args.phases else 0
+    signal.alarm(
+        int(args.duration + args.warmup + 3 * args.phase_max + args.timer_round + outage_s + 420)
+    )
     server = None
     ok = True
     print(
@@ -1190,6 +1428,35 @@ def main() -> int:
                 finally:
                     connections.close_all()
 
+            def start_outage_round(seconds: int):
+                """End the round on the clock (if any), start the next one for ``seconds``:
+                its number, its end, its tables' round links."""
+                from django.core.exceptions import ValidationError
+
+                from events import rounds as round_services
+
+                try:
+                    for rnd in Round.objects.filter(room=room).on_clock():
+                        round_services.round_end_now(rnd)
+                    rnd = (
+                        Round.objects.filter(room=room, state=Round.State.PENDING)
+                        .order_by("number")
+                        .first()
+                    )
+                    if rnd is None:
+                        return None
+                    rnd = round_services.round_start(rnd, length_seconds=seconds)
+                    keys = list(
+                        TablePlay.objects.filter(round=rnd)
+                        .order_by("table__number")
+                        .values_list("table__number", "key")
+                    )
+                    return rnd.number, rnd.ends_at, keys
+                except ValidationError:
+                    return None
+                finally:
+                    connections.close_all()
+
             port = free_port()
             env = dict(os.environ)
             env.update(
@@ -1213,7 +1480,7 @@ def main() -> int:
                 cpu_before = {k: cpu_seconds(v) for k, v in pids.items()}
                 self_before = resource.getrusage(resource.RUSAGE_SELF)
                 wall = time.monotonic()
-                asyncio.run(drive(args, run, plan, start_round2, end_round1))
+                asyncio.run(drive(args, run, plan, start_round2, end_round1, start_outage_round))
                 wall = time.monotonic() - wall
                 self_after = resource.getrusage(resource.RUSAGE_SELF)
                 cpu_after = {k: cpu_seconds(v) for k, v in server.pids().items()}
@@ -1237,6 +1504,19 @@ def main() -> int:
                 (a.kind, a.round.number): a
                 for a in Announcement.objects.filter(room=room).select_related("round")
             }
+            outage_sheets = {}
+            if "outage-round" in run.marks:
+                from django.db.models import Count
+
+                outage_sheets = dict(
+                    ScoreSheet.objects.filter(
+                        play__round__room=room,
+                        play__round__number=run.marks["outage-round"],
+                        deal__number=1,
+                    )
+                    .annotate(versions_n=Count("versions"))
+                    .values_list("play__table__number", "versions_n")
+                )
             if not args.no_cost:
                 room.refresh_from_db()
                 costs["load event after the run"] = request_costs(
@@ -1249,6 +1529,7 @@ def main() -> int:
                 plan,
                 costs,
                 saved_sheets=saved_sheets,
+                outage_sheets=outage_sheets,
                 fired=fired,
                 wall=wall,
                 harness_cpu=(self_after.ru_utime + self_after.ru_stime)
@@ -1292,15 +1573,17 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
         "== the idle server (before the phones: one request at a time, the same client)",
         endpoint_rows([s for s in run.samples if s.phase == "idle"]),
     )
-    print_endpoints(
-        f"== the steady minute ({args.duration:.0f} s: {len(plan['entry_keys'])} phones, the hall "
-        f"screen, 2 consoles, {len(plan['table_keys'])} tables saving; round 1 running; "
-        f"timeouts count as {args.timeout:.0f} s)",
-        rows,
-    )
-    print_endpoints(
-        "== after the steady minute (the click, round 2 and its timer)", endpoint_rows(later)
-    )
+    day = "day" in args.phases
+    if day:
+        print_endpoints(
+            f"== the steady minute ({args.duration:.0f} s: {len(plan['entry_keys'])} phones, the "
+            f"hall screen, 2 consoles, {len(plan['table_keys'])} tables saving; round 1 running; "
+            f"timeouts count as {args.timeout:.0f} s)",
+            rows,
+        )
+        print_endpoints(
+            "== after the steady minute (the click, round 2 and its timer)", endpoint_rows(later)
+        )
     all_rows = endpoint_rows([s for s in run.samples if s.phase != "setup"])
 
     lag = run.loop_lag or [0.0]
@@ -1317,21 +1600,22 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
     )
     saves = run.saves
     saved = sum(v == "saved" for v in saves.values())
-    in_minute = sum(s.endpoint == T_SAVE and s.outcome == "ok" for s in steady)
-    print(
-        f"sheets: {saved}/{len(plan['table_keys'])} tables saved deal 1 through the form, "
-        f"{in_minute} of them within the steady minute "
-        f"({facts['saved_sheets']} sheets of round 1 in the database)"
-    )
-    failures = defaultdict(int)
-    for v in saves.values():
-        if v != "saved":
-            failures[v] += 1
-    for why, n in sorted(failures.items(), key=lambda kv: -kv[1])[:5]:
-        print(f"  {n} tables: {why}")
-    not_started = len(plan["table_keys"]) - len(saves)
-    if not_started:
-        print(f"  {not_started} tables did not get to save before the minute was over")
+    if day:
+        in_minute = sum(s.endpoint == T_SAVE and s.outcome == "ok" for s in steady)
+        print(
+            f"sheets: {saved}/{len(plan['table_keys'])} tables saved deal 1 through the form, "
+            f"{in_minute} of them within the steady minute "
+            f"({facts['saved_sheets']} sheets of round 1 in the database)"
+        )
+        failures = defaultdict(int)
+        for v in saves.values():
+            if v != "saved":
+                failures[v] += 1
+        for why, n in sorted(failures.items(), key=lambda kv: -kv[1])[:5]:
+            print(f"  {n} tables: {why}")
+        not_started = len(plan["table_keys"]) - len(saves)
+        if not_started:
+            print(f"  {not_started} tables did not get to save before the minute was over")
     errors_in_log = facts["server_log"].count("Traceback")
     print(
         f"server log: {errors_in_log} tracebacks, "
@@ -1340,7 +1624,9 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
 
     click_sent = run.marks.get("click-sent")
     events = []
-    if click_sent is None:
+    if not day:
+        pass
+    elif click_sent is None:
         print("\n== «Конец тура!» by the director's click: the console's page never came")
         events.append(
             {
@@ -1420,15 +1706,16 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
             return goal(False, text + " — timeouts inside the p95: no ratio")
         return goal(r["p95"] <= most * base, text)
 
-    ratio_goal(P_CLOCK, 2, "clock poll")
-    ratio_goal(P_PLACES, 4, "seat fragment")
-    ratio_goal(T_SAVE, 10, "sheet save")
+    if day:
+        ratio_goal(P_CLOCK, 2, "clock poll")
+        ratio_goal(P_PLACES, 4, "seat fragment")
+        ratio_goal(T_SAVE, 10, "sheet save")
     errors = sum(r["errors"] for r in all_rows.values())
     timeouts = sum(r["timeouts"] for r in all_rows.values())
     goal(
-        errors == 0 and timeouts == 0 and saved == len(plan["table_keys"]),
-        f"0 errors and 0 timeouts over the whole run: {errors} errors, {timeouts} timeouts; "
-        f"{saved}/{len(plan['table_keys'])} sheets saved",
+        errors == 0 and timeouts == 0 and (not day or saved == len(plan["table_keys"])),
+        f"0 errors and 0 timeouts over the whole run: {errors} errors, {timeouts} timeouts"
+        + (f"; {saved}/{len(plan['table_keys'])} sheets saved" if day else ""),
     )
     for e in events:
         t = max(e["times"]) if e["times"] else float("inf")
@@ -1457,10 +1744,126 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
         "  (flat: no more queries, and ms at most 1.5× + 1 ms; the machine is shared, "
         "so ms are noisy)"
     )
-    harness_ok = bool(rows.get(TRIVIAL)) and bool(rows.get(P_CLOCK))
+    harness_ok = not day or (bool(rows.get(TRIVIAL)) and bool(rows.get(P_CLOCK)))
+    if "outage" in args.phases:
+        harness_ok = outage_report(args, run, plan, facts) and harness_ok
     if not harness_ok:
         print("the harness did not get its measurements", file=sys.stderr)
     return harness_ok
+
+
+OUTAGE_PHASES = ("outage-before", "outage", "return", "after-return")
+
+
+def outage_report(args, run: Run, plan: dict, facts: dict) -> bool:
+    """The reconnect storm's figures and goals (issue 25); False if it was not measured."""
+    if "back" not in run.marks:
+        print("\n== the outage: it did not happen (the harness stopped before)")
+        return False
+    number, back = run.marks["outage-round"], run.marks["back"]
+    a = facts["fired"].get(("end", number))
+    due = run.marks["outage-due"]
+    fired = f"fired {(a.fired_at - a.due_at).total_seconds():.2f} s after due" if a else "not fired"
+    minute = [s for s in run.samples if s.phase == "return" and s.sent < back + RETURN_MINUTE_S]
+    rows = endpoint_rows(minute)
+    print_endpoints(
+        f"== the outage: round {number} running, {len(plan['entry_keys'])} phones and "
+        f"{run.marks['outage-tables']} tables off the network for {OUTAGE_S:.0f} s (the "
+        f"{run.cut_samples} requests in flight then cut), the round's end by the timer "
+        f"{due - run.marks['down']:.0f} s into it ({fired}); all back at once, phones after "
+        f"0–{RETURN_JITTER_S:.0f} s of jitter, tables within 1 s; the first "
+        f"{RETURN_MINUTE_S:.0f} s after the return:",
+        rows,
+    )
+    phones = [f"phone:{k}" for k in plan["entry_keys"]]
+    what = ("end", number)
+    times = [max(0.0, run.seen[p][what] - back) for p in phones if what in run.seen[p]]
+    missing = len(phones) - len(times)
+    last = max(times) if times else float("inf")
+    if times:
+        print(
+            f"the end of round {number} (during the outage) seen on {len(times)}/{len(phones)} "
+            f"phones; from the return: p50 {pct(times, 50):.2f} s, p95 {pct(times, 95):.2f} s, "
+            f"last phone {last:.2f} s"
+        )
+    else:
+        print(f"the end of round {number} seen on 0/{len(phones)} phones after the return")
+    for who in ("hall", "console:console 1"):
+        if what in run.seen.get(who, {}):
+            print(f"  {who} (online throughout): {run.seen[who][what] - due:.2f} s after due")
+
+    mine = [s for s in run.samples if s.phase in OUTAGE_PHASES and s.done]
+    e5xx = sum(s.status >= 500 for s in mine)
+    timeouts = sum(s.outcome == "timeout" for s in mine)
+    other = sum(s.outcome == "error" and s.status < 500 for s in mine)
+    kinds = sorted({f"{s.endpoint}: {s.note}" for s in mine if s.outcome == "error"})
+    print(
+        f"errors from the outage's round on: {e5xx} server errors (5xx), {timeouts} timeouts "
+        f"(> {args.timeout:.0f} s), {other} others"
+        + (f" ({'; '.join(kinds[:6])})" if kinds else "")
+    )
+
+    tables = run.marks["outage-tables"]
+    queued = {n: q for n, q in run.queued.items() if not q.why}
+    sent = sum(bool(q.sends) for q in queued.values())
+    saved = sum(q.outcome == "saved" for q in queued.values())
+    retried = sum(len([s for s in q.sends if s.cause == "outbox"]) > 1 for q in queued.values())
+    resent_ok = sum(q.resend == "saved" for q in queued.values())
+    versions = facts.get("outage_sheets", {})
+    once = sum(versions.get(n) == 1 for n in queued)
+    twice = sum((versions.get(n) or 0) > 1 for n in queued)
+    lost = sum(n not in versions for n in queued)
+    print(
+        f"sheets: {len(queued)}/{tables} tables queued deal 1 in the outage, {sent} sent, "
+        f"{saved} saved ({retried} after a retry), the re-send answered «saved» for "
+        f"{resent_ok}; in the database: {once} recorded exactly once, {twice} with more than "
+        f"one version, {lost} lost"
+    )
+    why = defaultdict(int)
+    for q in run.queued.values():
+        if q.why:
+            why[f"not queued: {q.why}"] += 1
+        elif q.outcome != "saved":
+            why[q.outcome or "not sent"] += 1
+        elif q.resend != "saved":
+            why[f"re-send: {q.resend}"] += 1
+    for text, n in sorted(why.items(), key=lambda kv: -kv[1])[:5]:
+        print(f"  {n} tables: {text}")
+
+    print("\n== goals of the outage (issue 25; ratios to the trivial endpoint in the same minute)")
+    base = rows.get(TRIVIAL, {}).get("p95")
+    cap = args.timeout * 1000
+
+    def ratio_goal(name: str, most: float, what: str):
+        r = rows.get(name)
+        if not r or not base:
+            return goal(False, f"{what}: not measured")
+        text = (
+            f"{what} p95 {r['p95']:.0f} ms ≤ {most:g}× trivial {base:.1f} ms "
+            f"(is {r['p95'] / base:.1f}×)"
+        )
+        if r["p95"] >= cap or base >= cap:
+            return goal(False, text + " — timeouts inside the p95: no ratio")
+        return goal(r["p95"] <= most * base, text)
+
+    ratio_goal(P_CLOCK, 3, "clock document")
+    ratio_goal(P_PLACES, 6, "seat blocks")
+    ratio_goal(T_SAVE, 15, "sheet saves")
+    goal(
+        missing == 0 and last <= 10,
+        f"the end in the outage on all {len(phones)} phones within 10 s of the return "
+        f"(last {last:.2f} s, {missing} never)",
+    )
+    goal(
+        once == tables and lost == 0 and twice == 0,
+        f"{tables}/{tables} sheets recorded once, none lost: {once} once, {twice} more than "
+        f"once, {lost} lost",
+    )
+    goal(
+        e5xx == 0 and timeouts == 0 and other == 0,
+        f"0 server errors: {e5xx} 5xx, {timeouts} timeouts, {other} others",
+    )
+    return bool(rows.get(TRIVIAL)) and bool(rows.get(P_CLOCK))
 
 
 def _queries(text: str) -> int:
