@@ -538,33 +538,79 @@ def import_rows(owner, rows: list[RegisterRow], matches: list[services.RowMatch]
     """Write every row, in one transaction, or none (a ValidationError): an ID row updates
     its person (the columns the file has), a row without ID creates the new person or joins
     the one chosen (his names kept, «Скрыт: да» honoured); every spelling becomes an alias,
-    every number is recorded."""
+    every number is recorded. New persons, spellings and numbers are written in bulk: a few
+    queries in all, plus one per person an ID row changes."""
     if refusals(rows, matches):
         raise ValidationError(_("Some rows have problems; nothing was saved."))
+    chosen = {m.row.line: m.chosen for m in matches}
+    wanted = {row.person.pk for row in rows if row.person is not None}
+    wanted |= {int(c) for c in chosen.values() if c and c != services.NEW}
     done = Imported()
     try:
         with transaction.atomic():
-            # The numbers the file takes away go first: another row may hold them now.
-            for row in rows:
-                if row.person is not None:
-                    for kind in (CLUB_CARD, FEDERATION):
-                        if kind in row.columns:
-                            row.person.identifiers.filter(kind=kind).exclude(
-                                value__in=row.numbers[kind]
-                            ).delete()
-            chosen = {m.row.line: m.chosen for m in matches}
-            for row in rows:
-                person = _person_of(owner, row, chosen.get(row.line, ""), done)
-                PersonAlias.objects.get_or_create(
-                    person=person,
-                    last_name=row.last_name,
-                    first_name=row.first_name,
-                    patronymic=row.patronymic,
-                    club=row.club,
+            persons = {
+                p.pk: p
+                for p in Person.objects.select_for_update().filter(
+                    owner=owner, merged_into__isnull=True, pk__in=wanted
                 )
-                have = set(person.identifiers.values_list("kind", "value"))
-                for kind, value in sorted(row.identifiers - have):
-                    PersonIdentifier.objects.create(person=person, kind=kind, value=value)
+            }
+            # The numbers the file takes away go first: another row may hold them now.
+            gone = [
+                identifier.pk
+                for row in rows
+                if row.person is not None
+                for released in [_released(row)]
+                for identifier in row.person.identifiers.all()
+                if (identifier.kind, identifier.value) in released
+            ]
+            for start in range(0, len(gone), 500):
+                PersonIdentifier.objects.filter(pk__in=gone[start : start + 500]).delete()
+            targets = [
+                _person_of(owner, row, chosen.get(row.line, ""), persons, done) for row in rows
+            ]
+            created = [p for p in targets if p.pk is None]
+            for person in created:
+                # bulk_create does not call save(): the keys it keeps are set here.
+                person.key = matching.name_key(
+                    person.last_name, person.first_name, person.patronymic
+                )
+                person.club_key = matching.club_key(person.club)
+            Person.objects.bulk_create(created, batch_size=500)
+            ids = [p.pk for p in targets]
+            spellings = set(
+                PersonAlias.objects.filter(person_id__in=ids).values_list(
+                    "person_id", "last_name", "first_name", "patronymic", "club"
+                )
+            )
+            numbers = set(
+                PersonIdentifier.objects.filter(person_id__in=ids).values_list(
+                    "person_id", "kind", "value"
+                )
+            )
+            aliases, identifiers = [], []
+            for row, person in zip(rows, targets, strict=True):
+                spelling = (person.pk, row.last_name, row.first_name, row.patronymic, row.club)
+                if spelling not in spellings:
+                    spellings.add(spelling)
+                    aliases.append(
+                        PersonAlias(
+                            person=person,
+                            last_name=row.last_name,
+                            first_name=row.first_name,
+                            patronymic=row.patronymic,
+                            club=row.club,
+                        )
+                    )
+                for kind, value in sorted(row.identifiers):
+                    if (person.pk, kind, value) not in numbers:
+                        numbers.add((person.pk, kind, value))
+                        identifiers.append(
+                            PersonIdentifier(
+                                person=person, owner_id=owner.pk, kind=kind, value=value
+                            )
+                        )
+            PersonAlias.objects.bulk_create(aliases, batch_size=500)
+            PersonIdentifier.objects.bulk_create(identifiers, batch_size=500)
     except IntegrityError:
         raise ValidationError(
             _(
@@ -574,11 +620,23 @@ def import_rows(owner, rows: list[RegisterRow], matches: list[services.RowMatch]
     return done
 
 
-def _person_of(owner, row: RegisterRow, chosen: str, done: Imported) -> Person:
+_SPELLING = ("last_name", "first_name", "patronymic", "club")
+
+
+def _person_of(
+    owner, row: RegisterRow, chosen: str, persons: dict[int, Person], done: Imported
+) -> Person:
+    """The person the row writes to: his, updated (saved here), the one chosen, or a new
+    one (not saved yet: created in bulk)."""
     if row.person is not None:
-        person = Person.objects.select_for_update().get(pk=row.person.pk, owner=owner)
+        person = persons.get(row.person.pk)
+        if person is None:
+            raise ValidationError(
+                _("Line %(line)d: the person chosen is no longer in the register.")
+                % {"line": row.line}
+            )
         if row.changes:
-            for name in ("last_name", "first_name", "patronymic", "club"):
+            for name in _SPELLING:
                 if name in row.columns:
                     setattr(person, name, getattr(row, name))
             if row.hidden is not None:
@@ -588,7 +646,7 @@ def _person_of(owner, row: RegisterRow, chosen: str, done: Imported) -> Person:
         return person
     if chosen == services.NEW:
         done.created += 1
-        return Person.objects.create(
+        return Person(
             owner=owner,
             last_name=row.last_name,
             first_name=row.first_name,
@@ -596,12 +654,11 @@ def _person_of(owner, row: RegisterRow, chosen: str, done: Imported) -> Person:
             club=row.club,
             hidden=bool(row.hidden),
         )
-    try:
-        person = Person.objects.get(pk=int(chosen), owner=owner)
-    except (Person.DoesNotExist, ValueError):
+    person = persons.get(int(chosen)) if chosen.isdigit() else None
+    if person is None:
         raise ValidationError(
             _("Line %(line)d: the person chosen is no longer in the register.") % {"line": row.line}
-        ) from None
+        )
     if row.hidden and not person.hidden:
         person.hidden = True
         person.save(update_fields=["hidden"])
