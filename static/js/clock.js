@@ -139,7 +139,7 @@
     var text = "";
     if (this.cut) {
       var minutes = this.heardAt ? Math.floor((Date.now() - this.heardAt) / 60000) : 0;
-      text = minutes >= 1 ? (this.root.getAttribute("data-offline-minutes") || label).replace("%s", minutes) : label;
+      text = minutes >= 1 ? (this.root.getAttribute("data-offline-minutes") || label).replace("{n}", minutes) : label;
     }
     if (el.textContent !== text) el.textContent = text;
     el.hidden = !text;

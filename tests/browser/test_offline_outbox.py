@@ -234,13 +234,19 @@ def test_a_players_page_opened_offline_shows_his_seat_and_the_countdown(
     _kept(page, f"{path}clock.json")
 
     context.set_offline(True)
+    # The server was last heard five minutes ago (what clock.js keeps on the phone).
+    page.evaluate(
+        "url => localStorage.setItem('clock-heard:' + url,"
+        " JSON.stringify({offset: 0, at: Date.now() - 5 * 60000 - 1000}))",
+        f"{path}clock.json",
+    )
     page.goto(f"{live_server.url}{path}")
     expect(page.get_by_text("Сейчас — тур 1")).to_be_visible()
     expect(
         page.get_by_text("По команде «Конец тура!» отнесите комплект на стол 5.")
     ).to_be_visible()
     expect(page.locator("[data-digits]").first).to_have_text(re.compile(r"^04:"))
-    expect(page.locator("#player-clock [data-offline-banner]")).to_contain_text("нет связи")
+    expect(page.locator("#player-clock [data-offline-banner]")).to_have_text("нет связи 5 мин")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, width
     shot(page, "offline-player-360")
