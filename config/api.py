@@ -1,5 +1,7 @@
 """The API's wiring: router, schema, and one exception handler so bad input is a 400."""
 
+import re
+
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -14,13 +16,19 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from events import api as events_api
 from events import api_register
 
+#: The text of get_object_or_404's Http404.
+_DJANGO_404 = re.compile(r"No \w+ matches the given query\.")
+
 
 def exception_handler(exc, context):
     """Django's ValidationError from a service becomes a 400 naming the field and the rule."""
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
     elif isinstance(exc, Http404):
-        exc = exceptions.NotFound(str(exc) or None)
+        # get_object_or_404's «No Event matches the given query.» is English whatever the
+        # request's language (and names a model): DRF's own, translated «Not found.» instead.
+        text = str(exc)
+        exc = exceptions.NotFound(None if not text or _DJANGO_404.fullmatch(text) else text)
     return drf_exception_handler(exc, context)
 
 

@@ -87,6 +87,16 @@ def test_another_directors_event_is_a_404_for_read_and_write(other_api, event, e
     assert event.entries.count() == 1
 
 
+def test_a_404_speaks_the_requests_language_and_names_no_model(other_api, event, entry):
+    """get_object_or_404's «No Event matches the given query.» is English and names a
+    model: the API answers DRF's own «Not found.», translated."""
+    ru = other_api.get(f"/api/v1/events/{event.pk}/entries/", HTTP_ACCEPT_LANGUAGE="ru")
+    en = other_api.get(f"/api/v1/events/{event.pk}/entries/", HTTP_ACCEPT_LANGUAGE="en")
+    assert ru.status_code == en.status_code == 404
+    assert ru.json() == {"detail": "Страница не найдена."}
+    assert en.json() == {"detail": "Not found."}
+
+
 def test_the_event_list_holds_only_own_events(api, event, other_event):
     names = [e["name"] for e in api.get("/api/v1/events/").json()["results"]]
     assert names == ["Кубок Москвы"]
