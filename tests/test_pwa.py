@@ -74,3 +74,20 @@ def test_only_the_phones_pages_register_the_service_worker(client, event):
         assert b"js/offline.js" in page.content, url
     assert b"js/outbox.js" in client.get(round_link(play, "deals/1/")).content
     assert b"js/offline.js" not in client.get("/director/login/").content
+
+
+def test_the_directors_page_says_plain_http_pages_do_not_open_offline(
+    client, director, event, settings
+):
+    from django.urls import reverse
+
+    settings.ALLOWED_HOSTS = ["192.168.1.5"]
+    settings.SITE_URL = ""
+    client.force_login(director)
+    url = reverse("director:event_detail", args=[event.pk])
+    page = client.get(url, HTTP_HOST="192.168.1.5").content.decode()
+    assert 'id="hall-offline"' in page
+    assert "без связи страницы телефонов по ним не открываются" in page
+    assert "Протокол, сохранённый во время обрыва, всё равно ждёт на телефоне стола" in page
+    secure = client.get(url, HTTP_HOST="192.168.1.5", secure=True).content.decode()
+    assert 'id="hall-offline"' not in secure
