@@ -17,7 +17,9 @@ def ladder_links(event) -> dict[int, str]:
             person__hidden=False,
             person__merged_into__isnull=True,
             person__entries__event_id=event.pk,
-        ).values_list("person__entries__pk", "person_id", "ladder__slug")
+        )
+        .order_by()  # the grades' own order (by grade, by name) is not needed here
+        .values_list("person__entries__pk", "person_id", "ladder__slug")
     )
     if not found:
         return {}
