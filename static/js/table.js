@@ -134,7 +134,8 @@
 
     function typing(live) {
       var el = document.activeElement;
-      if (el && el.form && live.contains(el)) return true;
+      // A field of a form being filled in (a button pressed keeps the focus: not typing).
+      if (el && el.form && live.contains(el) && el.tagName !== "BUTTON") return true;
       return Array.prototype.some.call(live.querySelectorAll("input"), function (input) {
         return input.type === "password" && input.value;
       });

@@ -14,6 +14,7 @@ from events import rounds
 from events.models import Entry, Round
 from scoring import services
 from scoring.models import ScoreSheet, ScoreSheetVersion, TablePlay
+from tests.browser.a11y import check_page
 from tests.factories import play_of, round_link, seat_at, seat_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -93,6 +94,7 @@ def test_a_sheet_saved_offline_is_kept_over_a_reload_and_sent_once_by_itself(
     assert _versions(play) == 0
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, width
+    assert check_page(page) == [], page.url
     shot(page, "outbox-01-queued-offline-360")
 
     # Opened again with no connection: the page comes from the phone, the outbox with it.
@@ -159,6 +161,7 @@ def test_a_queued_sheet_refused_on_sending_comes_back_to_its_form(
     expect(page.locator('input[name="as"][value="E"]')).to_be_checked()
     for selector, value in {**CHOSEN, **CHOSEN_S, **TYPED}.items():
         expect(page.locator(selector)).to_have_value(value)
+    assert check_page(page) == [], page.url
     shot(page, "outbox-05-refused-form-360")
     page.fill("#id_pin", seat_at(play, "E").entry.pin)  # a round opened again: with his PIN
     page.get_by_role("button", name="Проверить").click()
@@ -272,3 +275,34 @@ def test_at_zero_the_phone_says_the_round_time_is_up_until_the_server_ends_it(
     rounds.round_end_now(rnd)
     expect(state).to_have_text("окончен", timeout=10_000)
     context.close()
+
+
+def test_a_confirmation_from_the_players_own_link_is_queued_and_sent(live_server, browser, event):
+    """His own link proves him without a PIN: the one confirmation the outbox may keep."""
+    session = seat_players(event, 15)
+    rounds.round_start(Round.objects.get(room__session=session, number=1))
+    play = play_of(session, 1, 1)
+    north, east = seat_at(play, "N").entry, seat_at(play, "E").entry
+    first, one = _phone(browser)
+    one.goto(f"{live_server.url}{round_link(play, 'deals/1/')}?me={north.key}")
+    _fill_and_check(one, seat="N")
+    one.get_by_role("button", name="Сохранить").click()  # online: sent at once
+    expect(one).to_have_url(re.compile(r"saved=1"))
+    expect(one.get_by_text("Сдача 1.1 записана.")).to_be_visible()
+    first.close()
+
+    second, two = _phone(browser)
+    two.goto(f"{live_server.url}{round_link(play)}?me={east.key}")
+    card = two.locator('#deals li[data-deal="1"]')
+    second.set_offline(True)
+    card.get_by_role("button", name="Подтвердить этот результат").click()
+    expect(two.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1 протокол")
+    expect(two.locator("#outbox")).to_contain_text("Подтверждение сдачи 1.1")
+    second.set_offline(False)
+    expect(two.locator("#outbox [data-outbox-count]")).to_have_text("отправлено", timeout=10_000)
+    sheet = ScoreSheet.objects.get(play=play)
+    assert sheet.status == ScoreSheet.Status.CONFIRMED and sheet.confirmed_by_entry == east
+    expect(two.locator('#deals li[data-deal="1"]')).to_have_class(
+        re.compile("state-confirmed"), timeout=10_000
+    )
+    second.close()
