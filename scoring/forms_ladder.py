@@ -41,7 +41,7 @@ class LadderForm(forms.ModelForm):
             "slug": _("Address"),
         }
         help_texts = {
-            "name": _("Shown at the top of the public ladder, e.g. «Клуб „Пуля“, лестница»."),
+            "name": _("Shown at the top of the public ladder, e.g. «Pulya club: ladder»."),
             "slug": _("Latin letters, digits and hyphens: the ladder's public address /ladder/…/."),
             "provisional_deals": _(
                 "A player's grade is provisional while he has fewer rated deals than this: "

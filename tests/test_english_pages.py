@@ -157,7 +157,7 @@ PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
 #: The director's addresses that answer only a POST (the form that posts them is read).
 POST_ONLY = re.compile(
     r"/(confirm|reinstate|draw|start|analyse|publish|deals-show|access|close|adjustments|"
-    r"restore|decide|table|delete|end)/$"
+    r"restore|decide|table|delete|end|recompute)/$"
 )
 
 
