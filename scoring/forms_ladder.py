@@ -75,6 +75,8 @@ class LadderForm(forms.ModelForm):
         for name in PARAMETERS:
             label = self.fields[name].label
             field = self.fields[name]
+            if field.initial is None:  # a declared field has not the model's default
+                field.initial = Ladder._meta.get_field(name).default
             field.validators = []  # the ranges are clean_<name>'s, worded with the field
             field.error_messages["required"] = _("%(field)s: enter a number.") % {"field": label}
             field.error_messages["invalid"] = _("%(field)s: enter a number, e.g. %(example)s.") % {
