@@ -118,8 +118,10 @@ def test_the_end_of_the_round_says_first_where_he_goes_and_the_moves_once(
     panel = page.locator("#player-clock [data-details]")
     expect(panel).to_be_hidden()
     # Counted once the page has settled (a live refresh may be redrawing the banner).
-    assert wait_until(
-        lambda: page.locator("body").inner_text().count(details.split(";")[0]) == 1, 8
+    first_line = details.split(";")[0]
+    assert wait_until(lambda: page.locator("body").inner_text().count(first_line) == 1, 15), (
+        first_line,
+        page.locator("body").inner_text(),
     )
     shot(page, "phone-end-yours-first-360")
     banner.locator("[data-banner-close]").click()
