@@ -383,10 +383,35 @@ class LadderRow(models.Model):
     """One rated session of one person in the last replay: his grade before, the percentage
     expected of him, his actual one, his grade after (scoring.ladder.Row)."""
 
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="rows")
-    person = models.ForeignKey("events.Person", on_delete=models.CASCADE, related_name="+")
-    session = models.ForeignKey("events.Session", on_delete=models.CASCADE, related_name="+")
-    entry = models.ForeignKey("events.Entry", on_delete=models.CASCADE, related_name="+")
+    # The rows are the replay's cache, rewritten whole by every replay (8,000 for 200 sessions
+    # of 40): only the index the pages read by, and no database constraint on the links the
+    # replay takes from the rows it has just read (the database checked each of the 8,000 ×
+    # 3 at commit, a third of the write). Django still deletes a row with its person, session
+    # or player (on_delete is Django's, not the database's).
+    ladder = models.ForeignKey(
+        Ladder, on_delete=models.CASCADE, related_name="rows", db_index=False
+    )
+    person = models.ForeignKey(
+        "events.Person",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    session = models.ForeignKey(
+        "events.Session",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    entry = models.ForeignKey(
+        "events.Entry",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
     order = models.PositiveIntegerField()  # the session's place in the replay
     date = models.DateField()
     before = models.FloatField()
