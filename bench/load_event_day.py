@@ -1241,6 +1241,35 @@ def print_endpoints(title: str, rows: dict[str, dict]) -> None:
         print(f"  {name}: failures were {', '.join(kinds[:6])}")
 
 
+def ratio_goals(rows: dict, base: float | None, run, args):
+    """``ratio_goal(endpoint, most, what)``: a goal that the endpoint's p95 is at most
+    ``most`` times the trivial endpoint's ``base`` (the same run's or minute's), printed with
+    the ratio to the idle trivial beside it."""
+    idle = endpoint_rows([s for s in run.samples if s.phase == "idle"])
+    idle_base = idle.get(TRIVIAL, {}).get("p95")
+    cap = args.timeout * 1000
+
+    def ratio_goal(name: str, most: float, what: str):
+        r = rows.get(name)
+        if not r or not base:
+            return goal(False, f"{what}: not measured")
+        also = (
+            f"; {r['p95'] / idle_base:.0f}× the idle trivial {idle_base:.1f} ms"
+            if idle_base
+            else ""
+        )
+        text = (
+            f"{what} p95 {r['p95']:.0f} ms ≤ {most:g}× trivial {base:.1f} ms "
+            f"(is {r['p95'] / base:.1f}×{also})"
+        )
+        if r["p95"] >= cap or base >= cap:
+            # Both stuck in one queue of timeouts: a ratio near 1 would mean nothing.
+            return goal(False, text + " — timeouts inside the p95: no ratio")
+        return goal(r["p95"] <= most * base, text)
+
+    return ratio_goal
+
+
 def goal(ok: bool, text: str) -> bool:
     print(f"  {'PASS' if ok else 'FAIL'}  {text}")
     return ok
@@ -1698,27 +1727,7 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
     print("\n== goals (ratios to the trivial endpoint's p95 in the same run)")
     base = rows.get(TRIVIAL, {}).get("p95")
 
-    idle = endpoint_rows([s for s in run.samples if s.phase == "idle"])
-    idle_base = idle.get(TRIVIAL, {}).get("p95")
-    cap = args.timeout * 1000
-
-    def ratio_goal(name: str, most: float, what: str):
-        r = rows.get(name)
-        if not r or not base:
-            return goal(False, f"{what}: not measured")
-        also = (
-            f"; {r['p95'] / idle_base:.0f}× the idle trivial {idle_base:.1f} ms"
-            if idle_base
-            else ""
-        )
-        text = (
-            f"{what} p95 {r['p95']:.0f} ms ≤ {most:g}× trivial {base:.1f} ms "
-            f"(is {r['p95'] / base:.1f}×{also})"
-        )
-        if r["p95"] >= cap or base >= cap:
-            # Both stuck in one queue of timeouts: a ratio near 1 would mean nothing.
-            return goal(False, text + " — timeouts inside the p95: no ratio")
-        return goal(r["p95"] <= most * base, text)
+    ratio_goal = ratio_goals(rows, base, run, args)
 
     if day:
         ratio_goal(P_CLOCK, 2, "clock poll")
@@ -1850,26 +1859,7 @@ def outage_report(args, run: Run, plan: dict, facts: dict) -> bool:
 
     print("\n== goals of the outage (issue 25; ratios to the trivial endpoint in the same minute)")
     base = rows.get(TRIVIAL, {}).get("p95")
-    idle = endpoint_rows([s for s in run.samples if s.phase == "idle"])
-    idle_base = idle.get(TRIVIAL, {}).get("p95")
-    cap = args.timeout * 1000
-
-    def ratio_goal(name: str, most: float, what: str):
-        r = rows.get(name)
-        if not r or not base:
-            return goal(False, f"{what}: not measured")
-        also = (
-            f"; {r['p95'] / idle_base:.0f}× the idle trivial {idle_base:.1f} ms"
-            if idle_base
-            else ""
-        )
-        text = (
-            f"{what} p95 {r['p95']:.0f} ms ≤ {most:g}× trivial {base:.1f} ms "
-            f"(is {r['p95'] / base:.1f}×{also})"
-        )
-        if r["p95"] >= cap or base >= cap:
-            return goal(False, text + " — timeouts inside the p95: no ratio")
-        return goal(r["p95"] <= most * base, text)
+    ratio_goal = ratio_goals(rows, base, run, args)
 
     ratio_goal(P_CLOCK, 3, "clock document")
     ratio_goal(P_PLACES, 6, "seat blocks")
@@ -1887,6 +1877,9 @@ def outage_report(args, run: Run, plan: dict, facts: dict) -> bool:
     goal(
         e5xx == 0 and timeouts == 0 and other == 0,
         f"0 server errors: {e5xx} 5xx, {timeouts} timeouts, {other} others",
+    )
+    idle_base = (
+        endpoint_rows([s for s in run.samples if s.phase == "idle"]).get(TRIVIAL, {}).get("p95")
     )
     if base and idle_base and base > 10 * idle_base:
         # The trivial view waits in the same queue as the storm: a ratio near 1 then says
