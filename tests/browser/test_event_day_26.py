@@ -19,7 +19,7 @@ from scoring import compare, display, rules
 from scoring.models import Deal, ScoreSheet, TablePlay
 from tests.browser.a11y import check_page
 from tests.browser.helpers import drawn_event, new_laptop
-from tests.factories import round_link
+from tests.factories import round_link, wait_until
 
 pytestmark = [
     pytest.mark.browser,
@@ -228,8 +228,12 @@ def test_the_26_player_event_on_phones(
     fill_sheet(scorer, deal, different)
     scorer.click('button[name="check"]')
     scorer.click('button[name="save"]')
+    # «Сохранить» is sent by the page's script (the outbox, issue 25): read the row once the
+    # answer is in, not the instant the button is pressed.
+    assert wait_until(
+        lambda: ScoreSheet.objects.get(play=disputed_play, deal=deal).status == "disputed"
+    )
     sheet = ScoreSheet.objects.get(play=disputed_play, deal=deal)
-    assert sheet.status == "disputed"
 
     # The bell in room 2; its table 3 writes its sheets afterwards, and they count as late.
     end_round(page, base, event, rooms[1], 1)

@@ -265,6 +265,7 @@ def test_at_zero_the_phone_says_the_round_time_is_up_until_the_server_ends_it(
     context, page = _phone(browser)
     path = f"/p/{entry.key}/"
     page.goto(f"{live_server.url}{path}")
+    _kept(page, path)  # the page itself too, not only its clock document
     _kept(page, f"{path}clock.json")
     context.set_offline(True)
     page.goto(f"{live_server.url}{path}")
