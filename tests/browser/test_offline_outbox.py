@@ -274,7 +274,9 @@ def test_at_zero_the_phone_says_the_round_time_is_up_until_the_server_ends_it(
     expect(state).to_have_text("время тура вышло", timeout=20_000)
     expect(page.locator("[data-digits]").first).to_have_text("00:00")
     context.set_offline(False)
-    rounds.round_end_now(rnd)
+    rnd.refresh_from_db()
+    if rnd.is_on_clock:  # a worker of the suite's broker may have fired its timer already
+        rounds.round_end_now(rnd)
     expect(state).to_have_text("окончен", timeout=20_000)
     context.close()
 
