@@ -103,9 +103,11 @@ def decode_csv(data: bytes) -> tuple[str, str]:
     return text, "Windows-1251"
 
 
-def _column_for(header: str) -> str | None:
+def column_for(header: str, aliases_of: dict = COLUMN_ALIASES) -> str | None:
+    """The column a CSV header names (case, spaces and underscores aside), by ``aliases_of``
+    (column → the headers naming it); None for a header it does not know."""
     key = " ".join(header.strip().lower().replace("_", " ").split())
-    for column, aliases in COLUMN_ALIASES.items():
+    for column, aliases in aliases_of.items():
         if key in aliases or key.replace(" ", "_") in aliases:
             return column
     return None
@@ -170,7 +172,7 @@ def _parse_csv(text: str) -> list[RosterRow]:
         header = next(rows_of)
     except StopIteration:
         raise RosterError(_("The file is empty.")) from None
-    columns = [_column_for(h) for h in header]
+    columns = [column_for(h) for h in header]
     unknown = [h for h, c in zip(header, columns, strict=True) if c is None and h.strip()]
     if unknown:
         raise RosterError(

@@ -175,14 +175,6 @@ class RegisterRow:
         self.problems.append(_("«%(column)s»: %(rule)s") % {"column": label, "rule": rule})
 
 
-def _column_for(header: str) -> str | None:
-    key = " ".join(header.strip().lower().replace("_", " ").split())
-    for column, names in HEADERS.items():
-        if key in names or key.replace(" ", "_") in names:
-            return column
-    return None
-
-
 def _expected() -> str:
     return ", ".join(f"«{label}»" for _name, label in COLUMNS)
 
@@ -216,7 +208,7 @@ def parse(text: str) -> list[RegisterRow]:
         header = next(rows_of)
     except StopIteration:
         raise RowError(_("The file is empty.")) from None
-    columns = [_column_for(h) for h in header]
+    columns = [roster.column_for(h, HEADERS) for h in header]
     unknown = [h for h, c in zip(header, columns, strict=True) if c is None and h.strip()]
     if unknown:
         raise RowError(
