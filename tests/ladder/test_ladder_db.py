@@ -209,3 +209,22 @@ def test_the_worker_replays_the_ladder_once_the_results_are_published(
 
     wait_until(current, timeout=30)
     assert_equal(ladder_obj, independent(ladder_obj, [event]))
+
+
+def test_the_plain_insert_writes_many_batches_whole_on_either_backend(director, ladder, persons):
+    """ladders._insert's hand-written INSERT: more rows than one statement takes (SQLite
+    allows 999 parameters, 83 rows of 12), every value read back as written."""
+    event, session = played(director, datetime.date(2026, 3, 2), persons[:9], seed=1)
+    entry = event.entries.first()
+    rows = [
+        (ladder.pk, persons[i % 9].pk, session.pk, entry.pk, i, "2026-03-02",
+         50.0 + i / 1000, 50.5, 61.25, 50.0 + i / 999, 24, 0.0075)
+        for i in range(2500)
+    ]  # fmt: skip
+    LadderRow.objects.filter(ladder=ladder).delete()
+    ladders._insert(LadderRow, ladders.ROW_COLUMNS, rows)
+    got = list(
+        LadderRow.objects.filter(ladder=ladder).order_by("order").values_list(*ladders.ROW_COLUMNS)
+    )
+    assert len(got) == 2500
+    assert [(*r[:5], r[5].isoformat(), *r[6:]) for r in got] == rows
