@@ -33,8 +33,9 @@ warm-up): the next round started for ``--outage-before`` + 30 s (the round on th
 ended first); the tables type and check deal 1; then every phone and table loses the
 connection for 60 s (requests in flight fail; the hall screen, the consoles and the trivial
 endpoints stay on), the timer ends the round 30 s into it, and all come back at once: each
-phone sends its first requests after a jitter of uniform 0–3 s (player.js after
-``online``), each table's outbox sends the sheet «saved» in the outage within the second
+phone sends its first clock request after a jitter of uniform 0–3 s (clock.js after
+``online``) and fetches its seat blocks once, within 2.5 s of that answer (player.js; the
+worker has built them after the end), each table's outbox sends the sheet «saved» in the outage within the second
 (again after a back-off while it fails), then the same POST once more. Measured in the first
 minute after the return: p95s as ratios to the trivial endpoint of that minute, the time until
 the last phone saw the end, errors, and the sheets recorded exactly once (their versions
@@ -410,6 +411,7 @@ class Phone:
         )
         self.wake = asyncio.Event()
         self.cause = "interval"
+        self.returned = False  # back from an outage: the next clock answer fetches
 
     def refresh(self, cause: str):
         self.cause = cause
@@ -439,14 +441,27 @@ class Phone:
         room = rooms[0]
         news = (room.get("announcement") or {}).get("id", "")
         key = f"{room.get('round')}:{room.get('state')}:{room.get('next_round') or ''}:{news}"
-        if self.last is not None and key != self.last:
-            self.refresh("change")
+        if (self.last is not None and key != self.last) or self.returned:
+            self.refresh("return" if self.returned else "change")
+            self.returned = False
         self.last = key
 
     async def interval(self, offset: float):
-        """player.js: the fragment 20 s after its last fetch, or after a change's spread."""
+        """player.js: the fragment 20 s after its last fetch, or after a change's spread;
+        back from an outage, once after the clock's first answer (not on ``online`` too)."""
         await asyncio.sleep(offset)
         while not self.run.stopping:
+            if not self.run.online.is_set():
+                # Offline its fetches fail at once; on the return it waits for the clock.
+                await self.run.online.wait()
+                self.returned = True
+                self.wake.clear()
+                try:
+                    await asyncio.wait_for(self.wake.wait(), PHONE_PLACES_S)
+                except TimeoutError:
+                    continue
+                await asyncio.sleep(self.rng.uniform(0, PHONE_SPREAD_S))
+                continue
             cause, self.cause = self.cause, "interval"
             self.wake.clear()  # a change during the fetch fetches once more after it
             await self.places(cause)

@@ -315,6 +315,22 @@ def fragments_build(entry_ids) -> int:
     return built
 
 
+def room_fragments_build(room_id: int) -> int:
+    """A clock change of this room (a round started, paused, resumed, moved or ended) made
+    stale the fragment of every player of its session: build them again ahead of the phones
+    (:func:`fragments_build`, only for those that have asked), so that the hall's phones,
+    fetching their seat blocks together after the change — or together after an outage in
+    which the round ended — find them in the cache. A second change meanwhile: its own task
+    builds the newer ones; this one's leftovers are never read. The number built."""
+    ids = (
+        Entry.objects.filter(placements__round__room__session__rooms__pk=room_id)
+        .order_by()
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    return fragments_build(list(ids))
+
+
 __all__ = [
     "Place",
     "ResultRow",
@@ -322,5 +338,6 @@ __all__ = [
     "fragments_build",
     "places_html",
     "player_page",
+    "room_fragments_build",
     "player_results",
 ]

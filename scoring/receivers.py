@@ -10,6 +10,7 @@ from events.models import Event
 from movements import signals as movements_signals
 from scoring import ladders
 from scoring.models import ScoreSheet
+from scoring.queue import queue_after_commit
 from scoring.services import late_tables_mark
 from scoring.standings import session_recompute
 
@@ -26,6 +27,15 @@ def _analyse_positions(sender, round, **kwargs):
     session_id = round.room.session_id
     if dealing.session_deals_known(session_id):
         dealing.analysis_queue(session_id)
+
+
+@receiver(events_signals.clock_changed, dispatch_uid="scoring.room_fragments_build")
+def _clock_changed(sender, room_id, **kwargs):
+    """Every phone of the session fetches its seat blocks after a clock change, the whole
+    hall within seconds: the worker builds them first, once the change is committed
+    (its tokens bumped by ``events.clockdoc`` before this is queued). Without a broker the
+    phones build their own, as before."""
+    queue_after_commit("scoring.room_fragments_build", [room_id])
 
 
 @receiver(events_signals.results_recorded, dispatch_uid="scoring.results_recorded")

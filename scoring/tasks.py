@@ -27,6 +27,13 @@ def table_changed(deal_ids: list[int], session_id: int | None, entry_ids: list[i
     player_page.fragments_build(entry_ids)
 
 
+@shared_task(name="scoring.room_fragments_build", ignore_result=True)
+def room_fragments_build(room_id: int) -> None:
+    """A room's clock changed: its session's players' seat fragments, built ahead of their
+    phones' fetch (``scoring.player_page.room_fragments_build``)."""
+    player_page.room_fragments_build(room_id)
+
+
 @shared_task(
     name="scoring.deals_analyse", ignore_result=True, soft_time_limit=3600, time_limit=3700
 )

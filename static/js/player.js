@@ -15,14 +15,13 @@
   "use strict";
   var RESULTS_MS = 20000;
   var SPREAD_MS = 2500;
-  var ONLINE_SPREAD_MS = 3000;
 
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.getElementById("player-clock");
     if (!root) return;
     var placesUrl = root.getAttribute("data-places-url");
     var last = null;
-    var busy = false, again = false, timer = null;
+    var busy = false, again = false, timer = null, returned = false;
 
     function later() {
       clearTimeout(timer);
@@ -55,18 +54,20 @@
       if (!room) return;
       var news = room.announcement ? room.announcement.id : "";
       var key = room.round + ":" + room.state + ":" + (room.next_round || "") + ":" + news;
-      if (last !== null && key !== last) {
+      if ((last !== null && key !== last) || returned) {
+        returned = false;
         clearTimeout(timer);
         timer = setTimeout(refreshPlaces, Math.random() * SPREAD_MS);
       }
       last = key;
     });
 
-    // Back online after an outage: the seat blocks may be out of date; the hall's phones
-    // come back together, so each waits a random moment of up to ONLINE_SPREAD_MS first.
+    // Back online after an outage: the seat blocks may be out of date. The clock's first
+    // answer (clock.js spreads it over up to 3 s) fetches them once, whatever it says —
+    // not a fetch of its own now and another for the change the clock then brings.
     window.addEventListener("online", function () {
       clearTimeout(timer);
-      timer = setTimeout(refreshPlaces, Math.random() * ONLINE_SPREAD_MS);
+      returned = true;
     });
 
     later();

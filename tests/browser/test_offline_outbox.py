@@ -257,6 +257,30 @@ def test_a_players_page_opened_offline_shows_his_seat_and_the_countdown(
     context.close()
 
 
+def test_back_online_the_players_phone_fetches_his_seat_blocks_once_and_shows_the_end(
+    live_server, browser, event
+):
+    """The round ends while the phone is offline; back online, the clock's first answer
+    brings the end and the seat blocks are fetched once (not also on ``online``)."""
+    session = seat_players(event, 15)
+    first = Round.objects.get(room__session=session, number=1)
+    rounds.round_start(first, length_seconds=300)
+    entry = Entry.objects.get(event=event, number=1)
+    context, page = _phone(browser)
+    page.goto(f"{live_server.url}/p/{entry.key}/")
+    expect(page.get_by_text("Сейчас — тур 1")).to_be_visible()
+    fetched = []
+    page.on("response", lambda r: fetched.append(r.url) if r.url.endswith("/places") else None)
+    context.set_offline(True)
+    rounds.round_end_now(Round.objects.get(pk=first.pk))
+    page.wait_for_timeout(500)
+    context.set_offline(False)
+    expect(page.get_by_text("Следующий тур 2: идите")).to_be_visible(timeout=10_000)
+    page.wait_for_timeout(3000)  # the spread of a second fetch, had there been one
+    assert len(fetched) == 1, fetched
+    context.close()
+
+
 def test_at_zero_the_phone_says_the_round_time_is_up_until_the_server_ends_it(
     live_server, browser, event
 ):

@@ -76,8 +76,10 @@ def test_a_merge_and_its_undo(live_server, browser, django_user_model, shot, wid
 
         page.goto(f"{base}/director/register/{kept.pk}/")
         page.get_by_role("link", name="Отменить объединение").click()
+        undo = page.get_by_role("button", name="Отменить объединение")
+        expect(undo).to_be_visible()  # the undo's page has loaded before it is measured
         _fits(page, width)
-        page.get_by_role("button", name="Отменить объединение").click()
+        undo.click()
         expect(page.get_by_text("Объединение отменено")).to_be_visible()
         double.refresh_from_db()
         assert double.merged_into is None

@@ -3,6 +3,7 @@ of queries whatever the number of tables and rounds, and what it shows stays rig
 shows on the next read, the open sheets follow the rule, the place is the standing's."""
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
@@ -12,7 +13,14 @@ from events import services as event_services
 from events.models import Entry, Round, Seat
 from scoring import player_page, services, standings
 from scoring.models import TablePlay
-from tests.factories import THREE_DIAMONDS, deal_of, play_of, round_link, seat_players
+from tests.factories import (
+    THREE_DIAMONDS,
+    deal_of,
+    play_of,
+    round_link,
+    seat_players,
+    wait_until,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -248,3 +256,41 @@ def test_the_worker_builds_the_fragments_a_save_changed_in_the_language_each_pho
     with django_assert_max_num_queries(CACHED_MAX):
         body = client.get(f"/p/{east.key}/places", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "1.1 <small" in body and "round 1" in body
+
+
+def test_after_the_rounds_end_the_worker_builds_the_fragment_of_every_phone_of_the_session(
+    client, director, session15, django_assert_max_num_queries
+):
+    """The round's end makes every fragment of the session stale at once (the hall's phones
+    then fetch them together, or all together after an outage in which it ended): the
+    worker builds the fragment of each phone that has asked, in every room of the session,
+    so the phones' next fetch reads the entry alone and shows the end."""
+    first = Round.objects.get(room__session=session15, number=1)
+    rounds.round_start(first)
+    asked = list(Seat.objects.filter(round=first).select_related("entry")[:3])
+    for seat in asked:
+        body = client.get(f"/p/{seat.entry.key}/places").content.decode()
+        assert 'data-round="1" data-state="running"' in body
+    rounds.round_end_now(Round.objects.get(pk=first.pk))
+    # The three phones that asked, not the ones that never did.
+    assert player_page.room_fragments_build(first.room_id) == 3
+    for seat in asked:
+        with django_assert_max_num_queries(CACHED_MAX):
+            body = client.get(f"/p/{seat.entry.key}/places").content.decode()
+        assert 'data-round="" data-state="" data-upcoming="2"' in body  # round 2 next
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_end_queues_the_build_and_the_worker_does_it(client, event, celery_worker_process):
+    """Through the broker: the end committed, the worker finds the task queued by the clock
+    change and leaves the fragment in the shared cache before the phone asks again."""
+    session = seat_players(event, 15, rounds=2)
+    first = Round.objects.get(room__session=session, number=1)
+    rounds.round_start(first)
+    entry = Seat.objects.filter(round=first).select_related("entry").first().entry
+    assert client.get(f"/p/{entry.key}/places").status_code == 200
+    rounds.round_end_now(Round.objects.get(pk=first.pk))
+    entry = Entry.objects.select_related("event").get(pk=entry.pk)
+    key, _ = player_page._fragment_key(entry)
+    wait_until(lambda: cache.get(key) is not None, timeout=30)
+    assert 'data-upcoming="2"' in cache.get(key)
