@@ -2,6 +2,7 @@
 default (SQLite + the filesystem broker); it refuses a half-set or unreachable pair."""
 
 import contextlib
+import functools
 import os
 import signal
 import socket
@@ -56,6 +57,20 @@ def pytest_collection_modifyitems(config, items):
         if marker is not None:
             why = marker.kwargs.get("reason") or (marker.args[0] if marker.args else "")
             item.add_marker(pytest.mark.skip(reason=f"PostgreSQL only: {why}"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _quick_password_hashes():
+    """Passwords hashed with MD5 in the tests: Django's PBKDF2 takes a third of a second a
+    hash here (1,000,000 iterations), paid by every test that makes a user or logs one in —
+    about a quarter of the suite's time. The production hashers stay listed after it, so a
+    hash made by a server the tests start (its own settings) still checks."""
+    from django.conf import global_settings
+    from django.test.utils import override_settings
+
+    hashers = ["django.contrib.auth.hashers.MD5PasswordHasher", *global_settings.PASSWORD_HASHERS]
+    with override_settings(PASSWORD_HASHERS=hashers):
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -210,6 +225,22 @@ def other_director(django_user_model):
 @pytest.fixture
 def superuser(django_user_model):
     return django_user_model.objects.create_superuser(username="root", password="s3cret-pass-3")
+
+
+@functools.cache
+def _server_hash(password: str) -> str:
+    from django.contrib.auth.hashers import make_password
+
+    return make_password(password, hasher="pbkdf2_sha256")
+
+
+@pytest.fixture
+def server_director(director):
+    """The director, whose password a server the test starts in a process of its own (with
+    the production hashers, not the suite's MD5) can check: hashed with PBKDF2 once a run."""
+    director.password = _server_hash("s3cret-pass-1")
+    director.save(update_fields=["password"])
+    return director
 
 
 @pytest.fixture

@@ -84,7 +84,7 @@ def _open(opener, request):
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_behind_the_proxy_over_https_the_login_sets_secure_cookies(director, tmp_path):
+def test_behind_the_proxy_over_https_the_login_sets_secure_cookies(server_director, tmp_path):
     """The server as the compose file runs it (HTTPS=1, PROXY_COUNT=1); the requests as
     its nginx forwards them from an HTTPS client."""
     proxied = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.2"}

@@ -99,7 +99,7 @@ def server(tmp_path):
         yield running.base, running.log
 
 
-def test_the_whole_day_runs_from_the_database_with_redis_down(director, event, server):
+def test_the_whole_day_runs_from_the_database_with_redis_down(server_director, event, server):
     base, log = server
     session = seat_players(event, 15)
     room = session.rooms.get(number=1)

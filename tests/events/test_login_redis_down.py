@@ -85,7 +85,7 @@ def _browser(url):
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_a_server_started_with_redis_unreachable_logs_in(director, tmp_path):
+def test_a_server_started_with_redis_unreachable_logs_in(server_director, tmp_path):
     with gunicorn(tmp_path, ready=LOGIN, timeout=30, REDIS_URL=DEAD_REDIS) as server:
         url = server.base + LOGIN
         good, csrf = _browser(url)
