@@ -62,8 +62,9 @@ test-fast: install-dev
 	env -u DATABASE_URL -u REDIS_URL VAR_DIR=$(CURDIR)/var/test-fast $(PYTEST) -m "not django_db and not browser and not slow" $(PYTEST_ARGS)
 
 # The pure tests (no database, browser, process or backend of their own: test-fast's) run
-# once, in the embedded half; so does each whole-evening browser replay, two in each half
-# (markers `embedded` and `postgres`): every other test runs on both backends.
+# once, in the embedded half; the browser files are shared out between the halves (markers
+# `embedded` and `postgres`, tests/browser/conftest.py), but for those whose subject is what
+# the backend serves: every other test runs on both backends.
 test-postgres: install-dev system-deps
 	@echo "== the suite on PostgreSQL + Redis"
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m "not embedded and (django_db or browser or slow or backend)" $(PYTEST_ARGS)
