@@ -1,5 +1,6 @@
 """Django's Redis cache, kept answering with Redis down, and with one Redis client per
-connection pool instead of one per call.
+connection pool instead of one per call; and the embedded default's file cache, which does
+not list its whole folder on every write (:class:`FileCache`).
 
 Redis down: the cache is a token store and a store of documents built from the database
 (``events.clockdoc``), never the only copy of anything, so a Redis that does not answer is a
@@ -34,7 +35,7 @@ import threading
 import time
 
 import redis as redis_py
-from django.core.cache.backends import redis
+from django.core.cache.backends import filebased, redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 
 logger = logging.getLogger("config.cache")
@@ -182,3 +183,27 @@ class RedisCache(redis.RedisCache):
 
     def delete_many(self, keys, version=None):
         self._call(None, super().delete_many, keys, version)
+
+
+class FileCache(filebased.FileBasedCache):
+    """The embedded default's cache (``make run`` without Redis): Django's file cache, whose
+    every write first lists the whole folder to see whether it holds ``MAX_ENTRIES`` files and
+    must be culled. Expired files leave only when read, so the folder grows through an evening
+    (every room's documents per change and language, every phone's seat block); listing it
+    cost each write ~4 ms at 500 files, and grows with the event. Here a process looks at most
+    once every ``CULL_EVERY_S`` seconds (the first write of a process looks at once), shared by
+    its threads: the folder may pass ``MAX_ENTRIES`` by what a minute writes before it is cut
+    back, which a limit of 100,000 files allows."""
+
+    CULL_EVERY_S = 60.0
+    _looked: dict[str, float] = {}
+    _lock = threading.Lock()
+
+    def _cull(self):
+        now = time.monotonic()
+        with self._lock:
+            last = self._looked.get(self._dir)
+            if last is not None and now - last < self.CULL_EVERY_S:
+                return
+            self._looked[self._dir] = now
+        super()._cull()

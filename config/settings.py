@@ -215,7 +215,8 @@ if REDIS_URL:
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            # Django's file cache, not listing its folder on every write (config/cache.py).
+            "BACKEND": "config.cache.FileCache",
             "LOCATION": str(VAR_DIR / "cache" / CACHE_KEY_PREFIX),
             "KEY_PREFIX": CACHE_KEY_PREFIX,
             # One file a key: a room's documents per change and language, one per phone.

@@ -155,3 +155,27 @@ def test_once_redis_answers_again_its_keys_of_before_the_outage_are_dropped(monk
             raw.delete(key)
         raw.delete(other)
         raw.close()
+
+
+def test_the_file_cache_looks_at_its_folder_once_a_minute_not_on_every_write(tmp_path):
+    """config.cache.FileCache: a write no longer lists the whole folder; the folder is still
+    cut back past MAX_ENTRIES, at the first write after CULL_EVERY_S."""
+    location = str(tmp_path / "cache")
+    files = cache_module.FileCache(location, {"OPTIONS": {"MAX_ENTRIES": 10}})
+    cache_module.FileCache._looked.pop(files._dir, None)
+    for i in range(30):
+        files.set(f"k{i}", i)
+    # Only the first write looked (an empty folder): 30 files, over the limit of 10.
+    assert len(os.listdir(location)) == 30
+    cache_module.FileCache._looked[files._dir] -= files.CULL_EVERY_S  # a minute later
+    files.set("later", 1)
+    assert len(os.listdir(location)) == 30 - 30 // 3 + 1  # culled by a third, then written
+    assert files.get("later") == 1
+
+
+@pytest.mark.backend
+def test_each_backend_has_its_own_cache_class():
+    from django.core.cache import caches
+
+    expected = cache_module.RedisCache if os.environ.get("REDIS_URL") else cache_module.FileCache
+    assert type(caches["default"]) is expected
