@@ -167,7 +167,7 @@ def _cache_of_this_run():
     prefix = f"test-{os.environ['PREFERENCE_TEST_RUN']}-{worker}"
     os.environ["CACHE_KEY_PREFIX"] = prefix
     caches = {"default": dict(settings.CACHES["default"], KEY_PREFIX=prefix)}
-    if "filebased" in caches["default"]["BACKEND"]:
+    if caches["default"]["BACKEND"] == "config.cache.FileCache":  # a folder of its own
         caches["default"]["LOCATION"] = str(Path(settings.VAR_DIR) / "cache" / prefix)
     with override_settings(CACHES=caches):
         yield prefix
