@@ -190,7 +190,7 @@ class FileCache(filebased.FileBasedCache):
     every write first lists the whole folder to see whether it holds ``MAX_ENTRIES`` files and
     must be culled. Expired files leave only when read, so the folder grows through an evening
     (every room's documents per change and language, every phone's seat block); listing it
-    cost each write ~4 ms at 500 files, and grows with the event. Here a process looks at most
+    cost each write 1.5 ms at 500 files and 32 ms at 20,000 (bench/bench_file_cache.py). Here a process looks at most
     once every ``CULL_EVERY_S`` seconds (the first write of a process looks at once), shared by
     its threads: the folder may pass ``MAX_ENTRIES`` by what a minute writes before it is cut
     back, which a limit of 100,000 files allows."""
