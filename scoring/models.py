@@ -64,6 +64,8 @@ class ScoreSheet(models.Model):
         "events.Entry", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     confirmed_proof = models.CharField(max_length=4, choices=Proof.choices, blank=True)
+    # The phone it was confirmed from (``scoring.device.device_hash``): the director sees it.
+    confirmed_device = models.CharField(max_length=24, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -92,6 +94,14 @@ class ScoreSheetVersion(models.Model):
     )
     # How the player who entered it showed it was he (see Proof).
     proof = models.CharField(max_length=4, choices=Proof.choices, blank=True)
+    # Where it was written from: the phone (``scoring.device.device_hash``) and, when the
+    # page carried a player's own link, that player — who may be another than the seat named.
+    # A sheet entered unproven is never confirmed from the same phone or the same link
+    # (docs/game.md §7.2): one person cannot be both of its two people.
+    device = models.CharField(max_length=24, blank=True)
+    via_entry = models.ForeignKey(
+        "events.Entry", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     note = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
