@@ -284,9 +284,14 @@ AXES_VERBOSE = False
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
 if PROXY_COUNT < 0:
     raise ImproperlyConfiguredEnv(f"PROXY_COUNT={PROXY_COUNT} must be 0 or more")
-# A player's PIN on the table's phone (scoring/proof.py): this many wrong tries within
-# PIN_LOCK_SECONDS lock his PIN until then (his own page still proves him).
+# A player's PIN on the table's phones (scoring/proof.py), counted where a guesser pays:
+# PIN_FAILURES_ALLOWED wrong tries for one player from one phone, within PIN_LOCK_SECONDS of
+# the first, lock that phone out of his PIN until then (his right PIN from another phone,
+# his own page and the director still work); PIN_FAILURES_ALLOWED_PLAYER from all phones
+# together (a guesser who drops his cookies is a new phone) lock his PIN on every phone
+# until then, and his own link clears that.
 PIN_FAILURES_ALLOWED = 5
+PIN_FAILURES_ALLOWED_PLAYER = 10
 PIN_LOCK_SECONDS = 15 * 60
 LOGIN_URL = "director:login"
 LOGIN_REDIRECT_URL = "director:event_list"

@@ -306,17 +306,30 @@ class TalonRefusal(models.Model):
 
 class PinFailures(models.Model):
     """Wrong PINs typed for one player on the tables' phones (``scoring.proof``): how many
-    within the window that began with the first of them, and when that window ends. In the
-    database, so that the rule holds — and a guesser is stopped — with Redis down."""
+    within the window that began with the first of them, and when that window ends. One row
+    per phone that typed them (``device``: ``scoring.device.device_hash``) and one for the
+    player across phones (``device`` empty), so that a guesser locks his own phone, not the
+    player. In the database, so that the rule holds — and a guesser is stopped — with Redis
+    down."""
 
-    entry = models.OneToOneField(
-        "events.Entry", on_delete=models.CASCADE, primary_key=True, related_name="+"
-    )
+    #: ``device`` of the row that counts the player's wrong PINs from every phone.
+    EVERY_PHONE = ""
+
+    entry = models.ForeignKey("events.Entry", on_delete=models.CASCADE, related_name="+")
+    device = models.CharField(max_length=24, blank=True)
     count = models.PositiveIntegerField(default=0)
     until = models.DateTimeField()
 
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry", "device"], name="pin_failures_once_per_player_and_phone"
+            )
+        ]
+
     def __str__(self):
-        return f"{self.entry_id}: {self.count} until {self.until:%H:%M:%S}"
+        phone = self.device or "every phone"
+        return f"{self.entry_id} ({phone}): {self.count} until {self.until:%H:%M:%S}"
 
 
 # --- the club ladder (docs/ladder.md) ------------------------------------------------------
