@@ -257,17 +257,23 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Every login goes through axes first (events/throttle.py): LOGIN_FAILURES_ALLOWED failed
 # logins for one name from one address, each within LOGIN_LOCK_SECONDS of the one before,
-# lock that name from that address for LOGIN_LOCK_SECONDS. Its attempts are kept in the
-# database, so the login works with Redis down.
+# lock that name from that address for LOGIN_LOCK_SECONDS. LOGIN_FAILURES_ALLOWED_NAME from
+# all addresses together lock the name everywhere, so that a guesser rotating addresses has
+# a cap too; it is three times the first, so that locking the owner out takes a stranger
+# several addresses, each locked on its own first. Its attempts are kept in the database,
+# so the login works with Redis down.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_FAILURES_ALLOWED = 5
+LOGIN_FAILURES_ALLOWED_NAME = 3 * LOGIN_FAILURES_ALLOWED
 LOGIN_LOCK_SECONDS = 15 * 60
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_FAILURE_LIMIT = "events.throttle.failures_allowed"  # LOGIN_FAILURES_ALLOWED
+# LOGIN_FAILURES_ALLOWED; 0 while the name is locked across addresses (axes holds every
+# group of AXES_LOCKOUT_PARAMETERS to one limit, so the name's cap is not a second group).
+AXES_FAILURE_LIMIT = "events.throttle.failures_allowed"
 AXES_COOLOFF_TIME = "events.throttle.lock_time"  # LOGIN_LOCK_SECONDS
 AXES_RESET_ON_SUCCESS = True
 # A try while locked (the owner's right password, too) does not prolong the lock.

@@ -1,4 +1,4 @@
-"""Failed logins lock a name from one address for a while.
+"""Failed logins lock a name from one address for a while, and a name across addresses.
 
 Logins: django-axes, its attempts in the database (the default handler), so the rule holds —
 and the login page answers — with Redis down. Every way in goes through Django's
@@ -12,13 +12,22 @@ of its own: it takes the session those pages open, or a token), whose first back
   tries while it is locked neither count nor prolong it. Someone failing elsewhere never
   locks the name's owner out at his own address, and one address failing under many names
   locks none but those.
+- ``LOGIN_FAILURES_ALLOWED_NAME`` (three times as many) failed logins for one name **from all
+  addresses together**, each address's counted while its last failure is within
+  ``LOGIN_LOCK_SECONDS``, lock that name from every address until enough of them are that
+  old: a guesser who rotates addresses gets no more tries per window than that, and to lock
+  the owner out he needs several addresses, each locked on its own first. (axes counts
+  several groups of lockout parameters but holds them all to one limit, the largest count
+  against it; the name's own cap is therefore :func:`failures_allowed`'s: none left while
+  the name is locked.)
 - The address is the client's: behind ``PROXY_COUNT`` reverse proxies, the one the outermost
   of them saw (``X-Forwarded-For``); with none (the default) that header is not trusted.
-- A successful login clears the name's count from that address.
-- The page says so in the user's language, with the minutes left, and answers 429
-  (``events.views.login_locked``).
+- A successful login clears the name's count from that address (not the other addresses':
+  a guesser elsewhere keeps his count).
+- The page says so in the user's language, with the minutes left of whichever lock holds
+  longer, and answers 429 (``events.views.login_locked``).
 
-The PINs of the table's phone keep their own counter, in the database too
+The PINs of the table's phone keep their own counters, in the database too
 (``scoring.proof``, ``scoring.models.PinFailures``).
 """
 
@@ -40,7 +49,11 @@ _NAME_LENGTH = 255
 
 
 def failures_allowed(request=None, credentials=None) -> int:
-    """``AXES_FAILURE_LIMIT``: the project's own setting, read when asked (tests change it)."""
+    """``AXES_FAILURE_LIMIT``, which axes holds the name's count from this address to: the
+    project's own ``LOGIN_FAILURES_ALLOWED`` (read when asked: tests change it), or none (0)
+    while the name is locked across addresses (``LOGIN_FAILURES_ALLOWED_NAME``)."""
+    if request is not None and _name_seconds_locked(request, credentials):
+        return 0
     return int(settings.LOGIN_FAILURES_ALLOWED)
 
 
@@ -93,28 +106,56 @@ def client_address(request) -> str | None:
     return _address(meta.get("REMOTE_ADDR"))
 
 
-def seconds_locked(request, credentials=None) -> int:
-    """How long the name of this request (or ``credentials``) is still locked from its
-    address; 0 when it may try. Read from axes' attempts, as axes counts them: the newest
-    first, the lock holds until the failure that brings the count to the limit is
-    ``LOGIN_LOCK_SECONDS`` old."""
-    from axes.handlers.proxy import AxesProxyHandler
+def _recent_failures(request, credentials=None):
+    """The name's attempts from every address whose last failure is within the lock's
+    window, the newest first: ``(ip_address, attempt_time, failures)``."""
     from axes.models import AccessAttempt
 
-    AxesProxyHandler.update_request(request)
+    name = username_of(request, credentials)
+    if name is None:
+        return []
     now = timezone.now()
-    window = lock_time(request)
     attempts = AccessAttempt.objects.filter(
-        username=username_of(request, credentials),
-        ip_address=request.axes_ip_address,
-        attempt_time__gte=now - window,
-    ).order_by("-attempt_time")
-    allowed, counted = failures_allowed(request, credentials), 0
-    for attempt_time, failures in attempts.values_list("attempt_time", "failures_since_start"):
-        counted += failures
+        username=name, attempt_time__gte=now - lock_time(request)
+    )
+    return list(
+        attempts.order_by("-attempt_time").values_list(
+            "ip_address", "attempt_time", "failures_since_start"
+        )
+    )
+
+
+def _seconds_left(failures, allowed: int, window: timedelta, now) -> int:
+    """How long ``failures`` (the newest first) lock, as axes counts them: until the failure
+    that brings their count to ``allowed`` is ``window`` old; 0 when they do not."""
+    counted = 0
+    for _address, attempt_time, count in failures:
+        counted += count
         if counted >= allowed:
             return max(0, math.ceil((attempt_time + window - now).total_seconds()))
     return 0
+
+
+def _name_seconds_locked(request, credentials=None) -> int:
+    failures = _recent_failures(request, credentials)
+    allowed = int(settings.LOGIN_FAILURES_ALLOWED_NAME)
+    return _seconds_left(failures, allowed, lock_time(request), timezone.now())
+
+
+def seconds_locked(request, credentials=None) -> int:
+    """How long the name of this request (or ``credentials``) is still locked from its
+    address — by its failures from there or, across addresses, from all of them, whichever
+    holds longer; 0 when it may try (one query)."""
+    from axes.handlers.proxy import AxesProxyHandler
+
+    AxesProxyHandler.update_request(request)
+    now, window = timezone.now(), lock_time(request)
+    everywhere = _recent_failures(request, credentials)
+    here = [f for f in everywhere if f[0] == request.axes_ip_address]
+    return max(
+        _seconds_left(here, int(settings.LOGIN_FAILURES_ALLOWED), window, now),
+        _seconds_left(everywhere, int(settings.LOGIN_FAILURES_ALLOWED_NAME), window, now),
+    )
 
 
 def locked_message(seconds: int) -> str:

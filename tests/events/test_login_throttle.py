@@ -1,6 +1,7 @@
 """Failed logins lock a name from the address they came from (django-axes, its attempts in
 the database): even the right password is refused there for a while, while the name's owner
-at another address logs in as usual."""
+at another address logs in as usual — until the name's failures from all addresses together
+reach LOGIN_FAILURES_ALLOWED_NAME, which locks it everywhere."""
 
 import time
 
@@ -180,3 +181,63 @@ def test_an_odd_forwarded_header_is_never_a_500(client, director, forwarded):
         response = _try(client, "judge", "wrong", address=PROXY, HTTP_X_FORWARDED_FOR=forwarded)
         assert response.status_code in (200, 429)
     assert response.status_code == 429
+
+
+# --- a name across addresses ------------------------------------------------------------------
+
+ROTATING = [f"192.0.2.{i}" for i in range(1, 5)]  # a guesser's addresses
+
+
+def test_a_guesser_rotating_addresses_is_capped_by_the_name_across_them(
+    client, director, other_director
+):
+    """Three times LOGIN_FAILURES_ALLOWED from all addresses together lock the name from
+    every one: the third address's fifth failure is answered with the lock, and a fourth
+    address — the owner's, with his right password — is refused as well."""
+    for address in ROTATING[:2]:
+        for _ in range(5):
+            _try(client, "judge", "wrong", address=address)
+    for _ in range(4):
+        assert _try(client, "judge", "wrong", address=ROTATING[2]).status_code == 200
+    assert _try(client, "judge", "wrong", address=ROTATING[2]).status_code == 429
+    for address in (ROTATING[3], HERE):
+        response = _try(client, "judge", "s3cret-pass-1", address=address)
+        assert response.status_code == 429
+        body = response.content.decode()
+        assert "Слишком много неудачных входов под этим именем" in body
+        assert "15 минут" in body
+    assert not _logged_in(client)
+    # Other names are not touched.
+    assert _try(client, "rival", "s3cret-pass-2", address=ROTATING[3]).status_code == 302
+
+
+def test_below_the_names_cap_the_owner_logs_in_at_his_address(client, director):
+    for address in ROTATING[:2]:
+        for _ in range(5):
+            _try(client, "judge", "wrong", address=address)
+    for _ in range(4):
+        _try(client, "judge", "wrong", address=ROTATING[2])  # 14 in all
+    response = _try(client, "judge", "s3cret-pass-1", address=HERE)
+    assert response.status_code == 302 and _logged_in(client)
+    # His success clears his address's count only: the guessers' stay.
+    from axes.models import AccessAttempt
+
+    assert sorted(AccessAttempt.objects.values_list("ip_address", flat=True)) == ROTATING[:3]
+
+
+@override_settings(LOGIN_LOCK_SECONDS=4, LOGIN_FAILURES_ALLOWED_NAME=6)
+def test_the_names_lock_says_its_own_wait_and_ends_as_its_failures_age(client, director):
+    from events import throttle
+
+    for _ in range(4):
+        _try(client, "judge", "wrong", address=ROTATING[0])
+    time.sleep(1.5)
+    for _ in range(2):
+        _try(client, "judge", "wrong", address=ROTATING[1])  # 6 in all: locked everywhere
+    request = RequestFactory().post(LOGIN, {"username": "judge"}, REMOTE_ADDR=HERE)
+    left = throttle.seconds_locked(request)
+    assert 0 < left <= 3  # until the first address's failures are 4 s old
+    assert _try(client, "judge", "s3cret-pass-1").status_code == 429
+    time.sleep(left + 0.3)
+    assert throttle.seconds_locked(request) == 0
+    assert _try(client, "judge", "s3cret-pass-1").status_code == 302
