@@ -7,11 +7,15 @@ requests that wait on the database. WEB_WORKERS / WEB_THREADS override both.
 
 The access log leaves out the polls: a hall of 400 phones polls the clock every few seconds,
 and a line per poll buries what matters. A request is logged when it writes (anything but
-GET/HEAD), fails (status ≥ 400) or is slow (≥ 1 s)."""
+GET/HEAD), fails (status ≥ 400) or is slow (≥ 1 s). What it prints has the phones' keys
+masked (``config.logmask``): the request line, path, query and referrer of a player's or a
+table's page carry the key that is its only pass."""
 
 import os
 
 from gunicorn.glogging import Logger
+
+from config.logmask import mask
 
 SLOW_SECONDS = 1.0
 SWITCH_MS = 1.0
@@ -46,6 +50,12 @@ class QuietAccessLogger(Logger):
         if routine and request_time.total_seconds() < SLOW_SECONDS:
             return
         super().access(resp, req, environ, request_time)
+
+    def atoms(self, resp, req, environ, request_time):
+        """Every field a format may print (request line, path, query, referrer, any header
+        or environ value) with the keys masked."""
+        found = super().atoms(resp, req, environ, request_time)
+        return {name: mask(v) if isinstance(v, str) else v for name, v in found.items()}
 
 
 workers = _positive("WEB_WORKERS", (os.cpu_count() or 1) + 1)

@@ -356,7 +356,8 @@ SPECTACULAR_SETTINGS = {
 
 # Quiet logs: what a poll or a routine clock sweep does is not logged (hundreds of phones
 # poll every second or two); what acts or fails is. The web server's access log is filtered
-# the same way (config/gunicorn.py).
+# the same way (config/gunicorn.py). Keys never reach a log: every line goes through the one
+# handler, whose filter masks the phones' keys (config/logmask.py), as the access log does.
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
@@ -364,9 +365,21 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"mask_keys": {"()": "config.logmask.MaskKeys"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["mask_keys"],
+        }
+    },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
+        # Django's defaults give these handlers of their own (a console with DEBUG, the mail
+        # to ADMINS, runserver's lines), which would print «Not Found: /p/<key>/» unmasked:
+        # none here, so that their records reach the root's handler.
+        "django": {"handlers": [], "level": "INFO"},
+        "django.server": {"handlers": [], "level": "INFO", "propagate": True},
         # «Task … received» / «succeeded» for every task, and beat's «Sending due task» for
         # every sweep: several lines a second. The tasks log what they did themselves.
         "celery.app.trace": {"level": "WARNING"},
