@@ -12,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django.shortcuts import get_object_or_404
+from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -652,12 +653,27 @@ FIGURES_HELP = (
 )
 
 
-class Standings(APIView):
+class _PublicResult(APIView):
+    """A results answer: the public's to anyone (a director too), his own with
+    ``?view=director`` (``scoring.disclosure``: every deal and total). An answer to a signed-in
+    caller may be his own: never stored where another could be served it."""
+
     permission_classes = [AllowAny]
 
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if request.user.is_authenticated:
+            add_never_cache_headers(response)
+            patch_cache_control(response, no_store=True, private=True)
+        return response
+
+
+class Standings(_PublicResult):
     @extend_schema(
         description="The standing (the event's, or one session's), best first; ties share "
-        "the rank («3–4»); «total» to 4 decimals." + GAME_HELP,
+        "the rank («3–4»); «total» to 4 decimals. «total» and «deals» count only the deals "
+        "played out, as the public pages do (docs/game.md §4.4); the event's director "
+        "reads every deal with «?view=director»." + GAME_HELP,
         responses=None,
         parameters=[OpenApiParameter("session", int, description="a session's number")],
     )
@@ -668,9 +684,9 @@ class Standings(APIView):
             session = event.sessions.filter(number=wanted).first()
             if session is None:
                 raise NotFound()
-            rows = standings.session_standings(session)
+            rows = standings.session_standings(session, disclosure.viewer(request, event))
         else:
-            rows = standings.event_standings(event)
+            rows = standings.event_standings(event, disclosure.viewer(request, event))
         return Response(
             {
                 **_game_json(event),
@@ -682,9 +698,7 @@ class Standings(APIView):
         )
 
 
-class TravellerView(APIView):
-    permission_classes = [AllowAny]
-
+class TravellerView(_PublicResult):
     @extend_schema(
         description="Every table's result on the deal and each pocket's figures; 403 while "
         "the deal is still being played (docs/game.md §4.5)." + FIGURES_HELP + GAME_HELP,
@@ -744,9 +758,7 @@ class TravellerView(APIView):
         )
 
 
-class CardView(APIView):
-    permission_classes = [AllowAny]
-
+class CardView(_PublicResult):
     @extend_schema(
         description="A player's card: each deal he was at the table for, with the table's "
         "result and his figures; a deal still being played keeps its row without them. "
@@ -758,7 +770,8 @@ class CardView(APIView):
     def get(self, request, event_pk, entry_pk):
         event = _readable_event(request, event_pk)
         entry = get_object_or_404(event.entries.all(), pk=entry_pk)
-        card = disclosure.card_hide(standings.player_card(entry), disclosure.viewer(request, event))
+        seen = disclosure.viewer(request, event)
+        card = disclosure.card_hide(standings.player_card(entry, seen), seen)
         # A game whose seats write more than their score (the Russian пуля, гора, висты):
         # each row says what the player wrote on the deal, as his card's page does.
         writes = bool(sheets_of(event).figure_heads())

@@ -286,25 +286,36 @@ def talon_refusals(play: TablePlay, deal: Deal) -> list[str]:
 
 
 def talon_refused(play: TablePlay, deal: Deal, talon) -> None:
-    """Keep a talon a table was refused (after the write that refused it rolled back)."""
+    """Keep a talon a table was refused (after the write that refused it rolled back). The
+    refusal that closes the table's check sends the deal to the director at once: a report
+    «коробка не совпадает» with the last talon typed, on his console (docs/game.md §2.7)."""
     TalonRefusal.objects.get_or_create(play=play, deal=deal, talon=talon_text(sorted_talon(talon)))
+    if len(talon_refusals(play, deal)) >= TALON_TRIES:
+        box_report_create(
+            play,
+            deal,
+            kind=BoxReport.Kind.TALON,
+            talon=list(sorted_talon(talon)),
+            note=_("%(n)d different talons typed at this table were refused: the director decides.")
+            % {"n": TALON_TRIES},
+        )
 
 
 def talon_problem(play: TablePlay, deal: Deal, talon, *, by_director: bool = False) -> None:
-    """Raise :class:`TalonDiffers` when the sheet's talon is not the known one. A table
-    that has been refused ``TALON_TRIES`` different talons is refused any new one, right or
-    wrong, unchecked; the director is never limited."""
+    """Raise :class:`TalonDiffers` when the sheet's talon is not the known one. Asked only
+    when a sheet is saved (never on «Проверить»: an answer before the play would tell the
+    talon). A table that has been refused ``TALON_TRIES`` different talons is refused any
+    talon, new or repeated, right or wrong, unchecked; the director is never limited."""
     if not talon:
         return
     versions = deal_versions(deal)
     known = known_talon(deal, play_version(play, deal, versions), versions)
     if known is None or (by_director and _same_cards(known.cards, talon)):
         return
-    if not by_director:
-        tried = talon_refusals(play, deal)
-        typed = talon_text(sorted_talon(talon))
-        if typed not in tried and len(tried) >= TALON_TRIES:
-            raise _tries_error(talon)
+    if not by_director and len(talon_refusals(play, deal)) >= TALON_TRIES:
+        # Closed: any talon, new or tried before, right or wrong, gets the same answer
+        # without being compared — else sending a guess twice would compare it.
+        raise _tries_error(talon)
     if _same_cards(known.cards, talon):
         return
     if known.source == SOURCE_SHEET and not _others_carry(deal, play, known, versions):

@@ -16,9 +16,10 @@ that return only the rows the phone shows (see ``tests/events/test_player_cost.p
 - the finished table-rounds he may still write (``services.entry_open_plays``);
 - the sheets of the deals he played, with his points: this grows with what he played, never
   with the rounds planned or the number of tables;
-- only once the director publishes: his figure per deal and his place, read from the cached
-  totals (``standings.session_place``: one query over the session's totals) after the
-  session's cache is brought up to date, so a save shows on the next read.
+- only once the director publishes: his figure per deal once the deal is played out, and
+  his place among the totals of the deals played out (``standings.session_place``: the
+  session's totals, the played-out deals' sums kept in the shared cache per change), as the
+  public standing gives it (docs/game.md §4.4–4.5).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from events.models import Entry, Room, Session
 from events.player import Place, PlayerSeats, RoomSeating, pick_seating, room_seating
 from events.services import last_substitution
 from movements.seating import set_families, set_label
-from scoring import standings
+from scoring import disclosure, standings
 from scoring.display import figure_unit
 from scoring.models import DealScore, ScoreSheet, TablePlay
 from scoring.services import EntryPlay, entry_open_plays, entry_plays
@@ -171,14 +172,18 @@ def player_results(
         )
         for session in sessions:
             standings.session_refresh(session)
+        # The public's view (docs/game.md §4.5): a figure compares him with the other
+        # tables, so it shows once the deal is played out; his place counts those deals only.
+        seen = disclosure.Viewer(entry.event, director=False)
         scores = {
             (s.play_id, s.deal_id): s
             for s in DealScore.objects.filter(entry=entry, session__in=sessions).order_by()
         }
         for row in rows:
-            row.score = scores.get((row.sheet.play_id, row.sheet.deal_id))
+            if seen.shows(row.sheet.deal):
+                row.score = scores.get((row.sheet.play_id, row.sheet.deal_id))
         for session in sessions:
-            places[session.number] = standings.session_place(entry, session)
+            places[session.number] = standings.session_place(entry, session, seen.counts(session))
     return Results(rows=rows, standings=places)
 
 

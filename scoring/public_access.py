@@ -6,10 +6,12 @@ module (views_public, views_hands)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
+from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.functional import SimpleLazyObject
 
 from events.models import Event
 from scoring.card_address import card_refs
+from scoring.disclosure import DIRECTOR_VIEW, VIEW_PARAM, director_view, is_director
 from scoring.display import figure_unit
 from scoring.progress import event_progress
 
@@ -35,14 +37,25 @@ def _hidden(request, slug):
 
 
 def public_results(view):
-    """Run ``view(request, event, preview, …)`` if the results may be shown."""
+    """Run ``view(request, event, preview, …)`` if the results may be shown.
+
+    A public address shows everyone — its director too — what the public sees; the director
+    has his own view of it behind a switch (``?view=director``, ``scoring.disclosure``),
+    marked on the page. An answer that is not the public's (his view, or his preview of
+    results not published yet) is never stored by a browser or a proxy (``no-store``)."""
 
     def wrapped(request, slug, **kwargs):
         try:
             event, preview = _event(request, slug)
         except _Hidden:
             return _hidden(request, slug)
-        return view(request, event, preview, **kwargs)
+        response = view(request, event, preview, **kwargs)
+        if preview or director_view(request, event) or is_director(request.user, event):
+            # His own answers, and the public's answer to him (the page's switch is his):
+            # never kept where another viewer could be served them.
+            add_never_cache_headers(response)
+            patch_cache_control(response, no_store=True, private=True)
+        return response
 
     wrapped.__name__ = view.__name__
     wrapped.__doc__ = view.__doc__
@@ -55,16 +68,33 @@ def deal_in_play(request, event, preview, deal):
     return render(
         request,
         "scoring/public/deal_in_play.html",
-        base_context(event, preview) | {"deal": deal},
+        base_context(event, preview, request) | {"deal": deal},
         status=403,
     )
 
 
-def base_context(event, preview) -> dict:
+def director_switch(request, event) -> dict:
+    """The switch between the public's view of a page and the director's own (shown to the
+    director only): whether this is his view, and the two addresses."""
+    if not is_director(getattr(request, "user", None), event):
+        return {}
+    query = request.GET.copy()
+    query.pop(VIEW_PARAM, None)
+    public = request.path + (f"?{query.urlencode()}" if query else "")
+    query[VIEW_PARAM] = DIRECTOR_VIEW
+    return {
+        "director_view": director_view(request, event),
+        "public_url": public,
+        "director_url": f"{request.path}?{query.urlencode()}",
+    }
+
+
+def base_context(event, preview, request=None) -> dict:
     """What every public results page shows around its own content. ``progress``: how far
     each session is played (``scoring.progress``, one query), read only by a page that shows
     it — the standings' headings say «после тура 2 из 11», «предварительно» or «итоговая»."""
     return {
+        **(director_switch(request, event) if request is not None else {}),
         "event": event,
         "preview": preview,
         "method": event.scoring_method,

@@ -63,6 +63,8 @@ def scorer_step(
     by_user=None,
     by_entry=None,
     proof: str | None = None,
+    device: str = "",
+    via_entry=None,
 ) -> ScorerStep:
     """Handle one POST of the scorer form; nothing is saved unless the checked data is saved.
     ``proof``: how the player ``by_entry`` showed who he is (``scoring.proof``)."""
@@ -72,7 +74,10 @@ def scorer_step(
         return step
     data = form.sheet_data()
     try:
-        step.checked = services.sheet_check(play, deal, data, by_director=by_user is not None)
+        # A player's talon is compared on «Save» only (services.sheet_check).
+        step.checked = services.sheet_check(
+            play, deal, data, by_director=by_user is not None, talon=by_user is not None
+        )
     except ValidationError as error:
         form.add_service_error(error)
         return step
@@ -88,6 +93,8 @@ def scorer_step(
                 expected_version=form.cleaned_data.get("expected_version") if by_user else None,
                 note=form.cleaned_data.get("note") or "",
                 proof=proof,
+                device=device,
+                via_entry=via_entry,
             )
         except ValidationError as error:
             problems = dict(getattr(error, "error_dict", None) or {})

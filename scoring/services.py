@@ -169,10 +169,14 @@ def _check_deal_in_play(play: TablePlay, deal: Deal) -> None:
         )
 
 
-def sheet_check(play: TablePlay, deal: Deal, data: object, *, by_director: bool = False) -> Checked:
+def sheet_check(
+    play: TablePlay, deal: Deal, data: object, *, by_director: bool = False, talon: bool = True
+) -> Checked:
     """Check a sheet against the rules and settle it; nothing of the sheet is saved (a
     player's talon that is not the deal's is kept as tried: ``boxes.talon_refused``). Raises
-    ValidationError {field: message} naming each broken rule."""
+    ValidationError {field: message} naming each broken rule. ``talon``: whether its talon
+    is compared with the deal's known one — only when the sheet is saved (the «Проверить»
+    step of a player's form does not: it would answer before the play, docs/game.md §2.7)."""
     _check_deal_in_play(play, deal)
     if not isinstance(data, dict):
         problems = rules.Problems()
@@ -191,12 +195,8 @@ def sheet_check(play: TablePlay, deal: Deal, data: object, *, by_director: bool 
     except rules.InvalidInput as error:
         raise problems_error(error.problems, entered, deal) from None
     # The talon against the deal's known talon (docs/game.md §2.7): on its own field.
-    try:
+    if talon:
         boxes.talon_problem(play, deal, parsed.talon, by_director=by_director)
-    except boxes.TalonDiffers as error:
-        if not by_director:
-            boxes.talon_refused(play, deal, error.talon)
-        raise
     result = game.result(parsed, settlement)
     return Checked(
         data=_plain(entered), deal=parsed, settlement=settlement, result=result, game=game
@@ -658,8 +658,13 @@ class Recorded:
     outcome: str
 
 
-def _new_version(sheet, checked: Checked, number: int, by_user, by_entry, note: str, proof=""):
+def _new_version(
+    sheet, checked: Checked, number: int, by_user, by_entry, note: str, proof="", where=None
+):
+    device, via_entry = where or ("", None)
     return ScoreSheetVersion.objects.create(
+        device=device if by_entry is not None else "",
+        via_entry=via_entry if by_entry is not None else None,
         sheet=sheet,
         number=number,
         data=checked.data,
@@ -703,12 +708,16 @@ def sheet_record(
     expected_version: int | None = None,
     note: str = "",
     proof: str | None = None,
+    device: str = "",
+    via_entry=None,
 ) -> Recorded:
     """Record a deal's result at a table (see the module's rules of who may write).
 
     ``proof``: how the player (``by_entry``) showed who he is (``scoring.proof``); none
     given is none shown: the version is marked so for the director, and only the round at
-    the table now may be written so.
+    the table now may be written so. ``device``: the phone it is written from
+    (``scoring.device.device_hash``); ``via_entry``: the player whose own link the page
+    carried, if any — kept so that one person cannot confirm what he entered unproven.
 
     ``expected_version`` (optional): the version the writer saw (0: no sheet yet); if the
     sheet changed meanwhile, nothing is saved. Raises ValidationError {field: message} in the
@@ -725,6 +734,7 @@ def sheet_record(
             expected_version=expected_version,
             note=note,
             proof=proof,
+            where=(device, via_entry),
         )
     except boxes.TalonDiffers as error:
         if by_user is None:  # the write rolled back: keep what the table tried
@@ -732,7 +742,7 @@ def sheet_record(
         raise
 
 
-def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note, proof):
+def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note, proof, where):
     with transaction.atomic():
         play = _locked_play(play, sheet_of=deal)
         proof = _proof_of(by_entry, proof)
@@ -755,7 +765,7 @@ def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note
             _check_expected(sheet, expected_version)
             if sheet is None:
                 sheet = ScoreSheet.objects.create(play=play, deal=deal)
-            version = _new_version(sheet, checked, 1, by_user, by_entry, note, proof)
+            version = _new_version(sheet, checked, 1, by_user, by_entry, note, proof, where)
             sheet.current = version
             sheet.status = ScoreSheet.Status.CONFIRMED if director else ScoreSheet.Status.ENTERED
             sheet.late = sheet.late or late
@@ -768,6 +778,15 @@ def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note
             sheet.current.data.get("talon")
         ) != boxes.parse_talon(checked.data.get("talon"))
         if essence_of_data(sheet.current.data, play, deal) == checked.essence and not talon_changed:
+            current = sheet.current
+            if not director and current.proof == Proof.SEAT and proof in PROVEN:
+                # The same result again, now with a proof: whoever proves it is the one who
+                # entered it (docs/game.md §7.2), so a second person may confirm it anywhere.
+                device, via_entry = where or ("", None)
+                current.entered_by_entry, current.proof = by_entry, proof
+                current.device, current.via_entry = device, via_entry
+                current.save(update_fields=["entered_by_entry", "proof", "device", "via_entry"])
+                _console_changed(play)
             if director and sheet.status != ScoreSheet.Status.CONFIRMED:
                 sheet.status = ScoreSheet.Status.CONFIRMED  # the director's word is final
                 sheet.confirmed_by_entry, sheet.confirmed_proof = None, Proof.NONE
@@ -783,7 +802,9 @@ def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note
                 and essence_of_data(last.data, play, deal) == checked.essence
             ):
                 return Recorded(sheet, last, "unchanged")  # the same proposal sent again
-            version = _new_version(sheet, checked, last.number + 1, None, by_entry, note, proof)
+            version = _new_version(
+                sheet, checked, last.number + 1, None, by_entry, note, proof, where
+            )
             sheet.status = ScoreSheet.Status.DISPUTED
             sheet.late = sheet.late or late
             sheet.save(update_fields=["status", "late", "updated_at"])
@@ -813,7 +834,7 @@ def _running_pot_resettle(play: TablePlay, deal: Deal) -> list[int]:
     )
     for sheet in later:
         try:
-            checked = sheet_check(play, sheet.deal, sheet.current.data)
+            checked = sheet_check(play, sheet.deal, sheet.current.data, talon=False)
         except ValidationError:
             break  # an earlier deal is missing: the pot cannot be known beyond it
         if checked.result != sheet.current.result:
@@ -823,13 +844,23 @@ def _running_pot_resettle(play: TablePlay, deal: Deal) -> list[int]:
 
 
 def sheet_confirm(
-    sheet: ScoreSheet, *, by_entry=None, by_user=None, proof: str | None = None
+    sheet: ScoreSheet,
+    *,
+    by_entry=None,
+    by_user=None,
+    proof: str | None = None,
+    device: str = "",
+    via_entry=None,
 ) -> ScoreSheet:
     """A player of another seat at that table, or the director, confirms the current result.
 
-    The player who entered it cannot; a disputed sheet waits for the director. A player
-    confirms only with a proof of who he is (``proof``: his own link or his PIN,
-    ``scoring.proof``): the table's link alone enters, it never confirms."""
+    Official means two people (docs/game.md §7.2): a player confirms only with a proof of
+    who he is (``proof``: his own link or his PIN, ``scoring.proof``) — the table's link
+    alone enters, it never confirms — and only when he is another person than whoever
+    entered it: not the seat that entered it, not the player whose own link the entry was
+    made from; and a sheet entered without a proof is never confirmed from the phone that
+    entered it (``device``) nor from that player's link (``via_entry``: whose own link the
+    confirming page carries). A disputed sheet waits for the director."""
     with transaction.atomic():
         sheet = (
             ScoreSheet.objects.select_for_update(of=("self",))
@@ -851,29 +882,48 @@ def sheet_confirm(
         if by_entry is not None:
             if sheet.status == ScoreSheet.Status.DISPUTED:
                 raise ValidationError({"status": _("The sheet is disputed: the director decides.")})
-            if sheet.current.entered_by_entry_id == by_entry.pk:
-                raise PermissionDenied(
-                    _(
-                        "The player who entered the sheet cannot confirm it: a player of "
-                        "another seat at the table must."
-                    )
-                )
+            _check_second_person(sheet.current, by_entry, device, via_entry)
         if sheet.status != ScoreSheet.Status.CONFIRMED:
             sheet.status = ScoreSheet.Status.CONFIRMED
             sheet.late = sheet.late or (access is not None and access.late)
             sheet.confirmed_by_entry = by_entry
             sheet.confirmed_proof = proof
+            sheet.confirmed_device = device if by_entry is not None else ""
             sheet.save(
                 update_fields=[
                     "status",
                     "late",
                     "confirmed_by_entry",
                     "confirmed_proof",
+                    "confirmed_device",
                     "updated_at",
                 ]
             )
             _console_changed(sheet.play)
         return sheet
+
+
+def _check_second_person(current: ScoreSheetVersion, by_entry, device: str, via_entry) -> None:
+    """Refuse a confirmation that may be the entering person's own (see
+    :func:`sheet_confirm`)."""
+    entered = {current.entered_by_entry_id, current.via_entry_id} - {None}
+    if by_entry.pk in entered or (via_entry is not None and via_entry.pk in entered):
+        raise PermissionDenied(
+            _(
+                "The player who entered the sheet cannot confirm it: a player of another "
+                "seat at the table must, with his own PIN or from his own page."
+            )
+        )
+    if current.proof == Proof.SEAT and (
+        not current.device or not device or current.device == device
+    ):
+        raise PermissionDenied(
+            _(
+                "This sheet was entered on this phone without a PIN, so it cannot be confirmed "
+                "on the same phone: the player confirming uses his own page on his own phone, "
+                "or the sheet is entered again with the PIN of the player entering it."
+            )
+        )
 
 
 def sheet_restore(sheet: ScoreSheet, number: int, *, by_user, note: str = "") -> Recorded:

@@ -35,6 +35,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.db.models.fields.json import KeyTextTransform
 from django.utils.translation import gettext as _
 
+from events import clockdoc
 from events.models import DealVersion, Entry, Event, Seat, Session, Substitution
 from scoring import compare
 from scoring.compare import versions as versions_core
@@ -630,13 +631,57 @@ def _key(entry: Entry) -> object:
     return entry.number if entry.number is not None else ("entry", entry.pk)
 
 
-def _standing(event: Event, sessions: list[Session]) -> list[StandingRow]:
+def _counted_totals(session: Session, counted) -> list[tuple[int, str, int]]:
+    """(entry id, total, deals) of every player of the session over the deals ``counted``
+    only (a ``scoring.disclosure.SessionDisclosure``: its played-out deals, docs/game.md
+    §4.4), from the cached figures. Kept in the shared cache under the disclosure's own key
+    (every change of a sheet, an adjustment or a round's state makes a new one) and the
+    rules: every phone and page that shows a place reads it once per change."""
+
+    def build():
+        session_refresh(session)
+        sums: dict[int, list[Fraction]] = defaultdict(list)
+        if counted.shown:
+            for entry_id, num, den in (
+                DealScore.objects.filter(session=session, deal_id__in=sorted(counted.shown))
+                .values_list("entry_id", "net_num", "net_den")
+                .order_by()
+            ):
+                sums[entry_id].append(Fraction(num, den))
+        entries = SessionTotal.objects.filter(session=session).values_list("entry_id", flat=True)
+        return [
+            (e, _text(compare.exact_sum(sums.get(e, []))), len(sums.get(e, [])))
+            for e in sorted(set(entries) | set(sums))
+        ]
+
+    if not counted.key:
+        return build()
+    key = f"counted:{counted.key}:{rules_key(session.event)}"
+    return clockdoc.by_tokens(key, build)
+
+
+def _standing(event: Event, sessions: list[Session], seen=None) -> list[StandingRow]:
+    """The ranked rows over ``sessions``. ``seen`` (a ``scoring.disclosure.Viewer``): count
+    for him only the deals he may count (the public: those played out); None: every deal."""
     for session in sessions:
         session_refresh(session)
-    rows_of = SessionTotal.objects.filter(session__in=sessions).values_list(
-        "entry_id", "total", "deals"
+    partial = {}
+    if seen is not None:
+        for session in sessions:
+            found = seen.counts(session)
+            if found is not None:
+                partial[session.pk] = found
+    whole = [s for s in sessions if s.pk not in partial]
+    found = (
+        list(
+            SessionTotal.objects.filter(session__in=whole).values_list("entry_id", "total", "deals")
+        )
+        if whole
+        else []
     )
-    found = list(rows_of)
+    for session in sessions:
+        if session.pk in partial:
+            found += _counted_totals(session, partial[session.pk])
     entries = Entry.objects.only("id", "number", "last_name", "first_name", "club").in_bulk(
         list({entry_id for entry_id, _total, _deals in found})
     )
@@ -690,17 +735,18 @@ def _ranked(
     return compare.standings_of_totals(totals, BY[event.scoring_method], penalties), penalties
 
 
-def session_standings(session: Session) -> list[StandingRow]:
-    """The standing of one session, best first; ties share the rank («3–4»)."""
-    return _standing(session.event, [session])
+def session_standings(session: Session, seen=None) -> list[StandingRow]:
+    """The standing of one session, best first; ties share the rank («3–4»). ``seen``: as
+    :func:`_standing` (the public pages pass their viewer: only deals played out count)."""
+    return _standing(session.event, [session], seen)
 
 
-def event_standings(event: Event) -> list[StandingRow]:
+def event_standings(event: Event, seen=None) -> list[StandingRow]:
     """The standing over every session of the event: the figures of every deal a player was
     scored on in any session, averaged over all those deals (matchpoints: not the average of
     the sessions' averages) or summed (points, cross); a player who played some sessions only
     stands with the deals he played (docs/game.md §4.4)."""
-    return _standing(event, list(event.sessions.select_related("event")))
+    return _standing(event, list(event.sessions.select_related("event")), seen)
 
 
 @dataclass(frozen=True)
@@ -740,12 +786,13 @@ class EventStanding:
         return self.by_session.get(session.number, {}).get(row.key)
 
 
-def event_standing_by_session(event: Event) -> EventStanding:
-    """:func:`event_standings` and every session's standing, for the pages and the CSV."""
+def event_standing_by_session(event: Event, seen=None) -> EventStanding:
+    """:func:`event_standings` and every session's standing, for the pages and the CSV.
+    ``seen``: as :func:`_standing`."""
     sessions = list(event.sessions.select_related("event").order_by("number"))
-    rows = _standing(event, sessions)
+    rows = _standing(event, sessions, seen)
     by_session = {
-        session.number: {row.key: row for row in _standing(event, [session])}
+        session.number: {row.key: row for row in _standing(event, [session], seen)}
         for session in sessions
     }
     return EventStanding(rows, sessions, by_session)
@@ -764,16 +811,26 @@ class SessionPlace:
         return "—" if self.total is None else f"{float(self.total):.2f}"
 
 
-def session_place(entry: Entry, session: Session) -> SessionPlace | None:
+def session_place(entry: Entry, session: Session, counted=None) -> SessionPlace | None:
     """His rank, figure and deals in :func:`session_standings` (None: not in it, or no deal of
     his scored in it yet), without building every row: the session's cached totals with each
     player's number in one query, its round penalties and its substitutions (for the numbers
-    he held). The caller has refreshed the session (:func:`session_refresh`)."""
+    he held). The caller has refreshed the session (:func:`session_refresh`). ``counted``:
+    a ``scoring.disclosure.SessionDisclosure`` whose played-out deals alone count (the
+    public's place), None for every deal."""
     found = list(
         SessionTotal.objects.filter(session=session)
         .order_by()
         .values_list("entry_id", "entry__number", "total", "deals")
     )
+    if counted is not None:
+        # Only the deals played out count (docs/game.md §4.4): the same place the public
+        # standing gives him.
+        numbers = {entry_id: number for entry_id, number, _t, _d in found}
+        found = [
+            (entry_id, numbers.get(entry_id), total, deals)
+            for entry_id, total, deals in _counted_totals(session, counted)
+        ]
     key_of = {
         entry_id: number if number is not None else ("entry", entry_id)
         for entry_id, number, _total, _deals in found
@@ -912,7 +969,7 @@ class Card:
     standings: dict[int, StandingRow | None]  # session number → his row
 
 
-def player_card(entry: Entry) -> Card:
+def player_card(entry: Entry, seen=None) -> Card:
     """Each deal the player was at the table for: round, table, position, the result and his
     figure; deals he sat out and pauses are listed, not scored."""
     sessions = list(Session.objects.filter(event=entry.event_id).select_related("event"))
@@ -970,7 +1027,7 @@ def player_card(entry: Entry) -> Card:
             )
     standing: dict[int, StandingRow | None] = {}
     for session in sessions:
-        mine = [r for r in session_standings(session) if entry.pk in r.entry_ids]
+        mine = [r for r in session_standings(session, seen) if entry.pk in r.entry_ids]
         standing[session.number] = mine[0] if mine else None
     return Card(entry=entry, rows=rows, standings=standing)
 

@@ -173,7 +173,7 @@ def session_hands(request, event, preview, number):
     return render(
         request,
         "scoring/public/hands.html",
-        base_context(event, preview)
+        base_context(event, preview, request)
         | {
             "session": session,
             "boxes": boxes,
@@ -207,12 +207,12 @@ def session_check(request, event, preview, number):
         return render(
             request,
             "scoring/public/seed_later.html",
-            base_context(event, preview) | {"session": session},
+            base_context(event, preview, request) | {"session": session},
             status=403,
         )
     check = dealing.session_check(session)
     return render(
         request,
         "scoring/public/deal_check.html",
-        base_context(event, preview) | {"session": session, "check": check},
+        base_context(event, preview, request) | {"session": session, "check": check},
     )

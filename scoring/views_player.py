@@ -14,12 +14,15 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
 from events.links import entry_by_key
+from scoring import proof
 from scoring.player_page import places_html, player_page
 
 
 @never_cache
 def home(request, key):
     entry = entry_by_key(key)
+    # His own link proves him: a lock of his PIN across phones (others guessing it) goes.
+    proof.link_proven(entry.pk)
     return render(request, "player/home.html", player_page(entry))
 
 

@@ -44,7 +44,7 @@ def _entry(event, entry_pk):
 @public_results
 def results(request, event, preview):
     """The event standing over every session, and a link to each session's standing."""
-    found = standings.event_standing_by_session(event)
+    found = standings.event_standing_by_session(event, disclosure.viewer(request, event))
     extra = {
         "rows": found.rows,
         "several_sessions": len(found.sessions) > 1,
@@ -52,22 +52,22 @@ def results(request, event, preview):
         "lines": [(row, [found.of(row, s) for s in found.sessions]) for row in found.rows],
         "ladder_links": _ladder_links(event),
     }
-    return render(request, "scoring/public/results.html", _base(event, preview) | extra)
+    return render(request, "scoring/public/results.html", _base(event, preview, request) | extra)
 
 
 @public_results
 def session_results(request, event, preview, number):
     """One session's standing and the list of its deals (travellers)."""
     session = _session(event, number)
-    rows = standings.session_standings(session)
+    seen = disclosure.viewer(request, event)
+    rows = standings.session_standings(session, seen)
     deals = _session_deals(session)
     families = len({d.board_set.family for d in deals}) > 1
-    seen = disclosure.viewer(request, event)
     shown = [d for d in deals if seen.shows(d)]
     return render(
         request,
         "scoring/public/session.html",
-        _base(event, preview)
+        _base(event, preview, request)
         | {
             "session": session,
             "rows": rows,
@@ -109,7 +109,7 @@ def traveller(request, event, preview, deal_pk):
         "multi_room": len({row.play.table.room_id for row in found.rows}) > 1,
         "hand_record": hand_records.traveller_hands(found, event),
     }
-    return render(request, "scoring/public/traveller.html", _base(event, preview) | extra)
+    return render(request, "scoring/public/traveller.html", _base(event, preview, request) | extra)
 
 
 def _card_entry(event, ref):
@@ -120,9 +120,10 @@ def _card_entry(event, ref):
 
 
 def _card_page(request, event, preview, entry):
-    found = disclosure.card_hide(standings.player_card(entry), disclosure.viewer(request, event))
+    seen = disclosure.viewer(request, event)
+    found = disclosure.card_hide(standings.player_card(entry, seen), seen)
     extra = {"card": found, "card_hands": hand_records.card_hands(found, event)}
-    return render(request, "scoring/public/card.html", _base(event, preview) | extra)
+    return render(request, "scoring/public/card.html", _base(event, preview, request) | extra)
 
 
 @public_results
@@ -158,7 +159,9 @@ def card_by_id(request, event, preview, entry_pk):
 
 @public_results
 def results_file(request, event, preview, kind):
-    rows = exports.event_standing_rows(standings.event_standing_by_session(event))
+    rows = exports.event_standing_rows(
+        standings.event_standing_by_session(event, disclosure.viewer(request, event))
+    )
     rows = exports.with_game(event, rows)
     return exports.file_response(kind, rows, f"standings-{event.slug}", _("Standings"))
 
@@ -166,7 +169,10 @@ def results_file(request, event, preview, kind):
 @public_results
 def session_file(request, event, preview, number, kind):
     session = _session(event, number)
-    rows = exports.with_game(event, exports.standing_rows(standings.session_standings(session)))
+    seen = disclosure.viewer(request, event)
+    rows = exports.with_game(
+        event, exports.standing_rows(standings.session_standings(session, seen))
+    )
     title = _("Standings, session %(number)s") % {"number": session.number}
     return exports.file_response(kind, rows, f"standings-{event.slug}-s{session.number}", title)
 
@@ -211,7 +217,8 @@ def card_by_id_file(request, event, preview, entry_pk, kind):
 
 
 def _card_file(request, event, entry, kind):
-    found = disclosure.card_hide(standings.player_card(entry), disclosure.viewer(request, event))
+    seen = disclosure.viewer(request, event)
+    found = disclosure.card_hide(standings.player_card(entry, seen), seen)
     rows = exports.with_game(
         event, exports.card_rows(found, event.scoring_method, sheets_of(event))
     )

@@ -24,6 +24,7 @@ from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -34,8 +35,10 @@ from events.links import LinkNotFound, table_by_key
 from events.models import PIN_DIGITS, Round, Seat, Table
 from events.rounds import room_current_round
 from movements.seating import set_families, set_label
-from scoring import boxes, display, error_summary, proof, services
-from scoring.models import Deal, Proof, ScoreSheet, TablePlay
+from scoring import boxes, disclosure, display, error_summary, proof, services
+from scoring.device import device_hash, with_device
+from scoring.disclosure import DealState, Part, Who
+from scoring.models import Adjustment, Deal, Proof, ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.views import OUTCOMES, STALE_CHECK, _seats
 
@@ -102,10 +105,11 @@ def _linked(request, seats: list[Seat]) -> Seat | None:
     return next((s for s in seats if key and s.entry.key == key), None)
 
 
-def _identify(request, ctx: dict) -> tuple[proof.Identity | None, str]:
+def _identify(request, ctx: dict, *, named: bool = True) -> tuple[proof.Identity | None, str]:
     """Who writes (the seat chosen, else the player whose link it is) and how he proved it;
     with the PIN's problem, if any, in the user's language. The round's access goes first:
-    a PIN for a round its players may not write is neither compared nor counted."""
+    a PIN for a round its players may not write is neither compared nor counted. Wrong PINs
+    are counted per phone and per player (``scoring.proof``)."""
     try:
         return (
             proof.identify(
@@ -114,6 +118,8 @@ def _identify(request, ctx: dict) -> tuple[proof.Identity | None, str]:
                 position=request.POST.get("as") or request.GET.get("as"),
                 key=request.POST.get("me") or request.GET.get("me"),
                 pin=request.POST.get("pin"),
+                named=named,
+                device=device_hash(request),
             ),
             "",
         )
@@ -220,6 +226,24 @@ def _gated(view):
     return wrapped
 
 
+#: How long a PIN typed at a finished round's page shows its sheets on that phone.
+SEEN_SECONDS = 15 * 60
+_SEEN_SALT = "scoring.table.seen"
+
+
+def _seen_cookie(play: TablePlay) -> str:
+    return f"seen_{play.pk}"
+
+
+def _seen_seat(request, play: TablePlay, seats: list[Seat]) -> Seat | None:
+    """The seat whose player typed his PIN at this finished round's page on this phone in
+    the last :data:`SEEN_SECONDS` (a signed cookie of the round's pages only)."""
+    found = request.get_signed_cookie(
+        _seen_cookie(play), default=None, salt=_SEEN_SALT, max_age=SEEN_SECONDS
+    )
+    return next((s for s in seats if found and str(s.entry_id) == found), None)
+
+
 def _context(request, state: _TableState) -> dict:
     table, rnd, play, seats = state.table, state.round, state.play, list(state.seats)
     following = rnd.following_round
@@ -234,9 +258,15 @@ def _context(request, state: _TableState) -> dict:
     # Asked of the service before any button is offered: the page never offers what the
     # write would refuse, and says why instead.
     access = services.players_access(play)
-    # The seat the page marks «(you)»: his own link's, or the seat the gate led him to after
-    # his PIN (?as=); never a seat merely chosen in a form whose PIN was refused.
-    you = linked or next((s for s in seats if s.position == request.GET.get("as")), None)
+    # Once «Конец тура!» is given, a round's page shows its sheets only to someone who
+    # proves he sat there (docs/game.md §4.5): his own link, or his PIN typed here lately.
+    round_over = rnd.state == Round.State.FINISHED
+    proven = linked or (_seen_seat(request, play, seats) if round_over else None)
+    who = Who.TABLE_PROVEN if proven is not None else Who.TABLE
+    # The seat the page marks «(you)»: his own link's or the one proven here, or the seat
+    # the gate led him to after his PIN (?as=); never a seat merely chosen in a form whose
+    # PIN was refused.
+    you = proven or next((s for s in seats if s.position == request.GET.get("as")), None)
     return {
         "table": table,
         "room": table.room,
@@ -260,6 +290,12 @@ def _context(request, state: _TableState) -> dict:
         "access": access,
         "open_to_players": access.open,
         "round_url": reverse("table:round", args=[play.key]),
+        "round_over": round_over,
+        "who_asks": who,
+        "proven_seat": proven,
+        # Nothing of the round's sheets for this phone: «Тур окончен» and the gate.
+        "gated": not not_started
+        and not disclosure.may_see(who, DealState.ENTERED, round_over=round_over),
     }
 
 
@@ -326,14 +362,80 @@ def clock_json(request, key):
 
 
 @never_cache
+@with_device
 def home(request, key):
     """``/t/<key>/``: a round link's page, or under a table's key the table's gate."""
     state = _table_state(key)
     if state is None:
         return _gate(request, table_by_key(key))
-    if request.method not in ("GET", "HEAD"):
+    if request.method not in ("GET", "HEAD", "POST"):
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+    ctx = _context(request, state)
+    if ctx["gated"]:
+        return _round_over(request, ctx)
+    if request.method == "POST":
         return HttpResponseNotAllowed(["GET", "HEAD"])
-    return _home(request, _context(request, state))
+    return _private(_home(request, ctx), ctx)
+
+
+def _private(response, ctx: dict):
+    """A page that shows a finished round's sheets or a deal's talon is kept nowhere: not
+    by the browser, not by the phone's offline copy (docs/offline.md)."""
+    if ctx.get("round_over") or ctx.get("shows_talon"):
+        patch_cache_control(response, no_store=True)
+    return response
+
+
+def _round_over(request, ctx: dict):
+    """A finished round's page on a phone nobody has proven himself on: «Тур окончен», and
+    while its players may still write, «Кто вы?» — his seat and PIN show him its sheets on
+    this phone for a quarter of an hour; else his own page has his results."""
+    play, access = ctx["play"], ctx["access"]
+    typed = {"as": "", "pin": ""}
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        typed = {name: request.POST.get(name, "").strip() for name in typed}
+        if not access.open:
+            errors["round"] = access.reason
+        elif not typed["as"]:
+            errors["as"] = _("Choose your seat at this table.")
+        elif not typed["pin"]:
+            errors["pin"] = _("Type your PIN: the %(n)d digits printed on your name card.") % {
+                "n": PIN_DIGITS
+            }
+        else:
+            identity, problem = _identify(request, ctx, named=False)
+            if identity is None or identity.proof != Proof.PIN:
+                errors["pin"] = problem or _(
+                    "Type your PIN: the %(n)d digits printed on your name card."
+                ) % {"n": PIN_DIGITS}
+            else:
+                response = redirect(_round_link(play, **{"as": identity.seat.position}))
+                response.set_signed_cookie(
+                    _seen_cookie(play),
+                    str(identity.seat.entry_id),
+                    salt=_SEEN_SALT,
+                    max_age=SEEN_SECONDS,
+                    path=ctx["round_url"],
+                    httponly=True,
+                    samesite="Lax",
+                    secure=request.is_secure(),
+                )
+                return response
+    response = render(
+        request,
+        "table/round_over.html",
+        {
+            **ctx,
+            "typed": typed,
+            "errors": errors,
+            "pin_digits": PIN_DIGITS,
+            "positions": [s.position for s in ctx["seats"]],
+        },
+        status=400 if errors else 200,
+    )
+    patch_cache_control(response, no_store=True)
+    return response
 
 
 def _home(request, ctx: dict, *, refused: dict | None = None, status: int = 200):
@@ -349,10 +451,16 @@ def _home(request, ctx: dict, *, refused: dict | None = None, status: int = 200)
             )
         }
         by_entry = {s.entry_id: s.position for s in ctx["seats"]}
+        device = device_hash(request)
         for deal in ctx["deals"]:
             sheet = sheets.get(deal.pk)
-            entered_by = (
-                by_entry.get(sheet.current.entered_by_entry_id) if sheet and sheet.current else None
+            current = sheet.current if sheet else None
+            entered_by = by_entry.get(current.entered_by_entry_id) if current else None
+            # Who made the entry — its seat, and the player whose own link it came from —
+            # cannot confirm it; an entry without a PIN, not from this phone (§7.2).
+            entering = {entered_by, by_entry.get(current.via_entry_id) if current else None}
+            same_phone = bool(
+                current and current.proof == Proof.SEAT and current.device in ("", device)
             )
             rows.append(
                 {
@@ -363,10 +471,11 @@ def _home(request, ctx: dict, *, refused: dict | None = None, status: int = 200)
                     "confirmers": [
                         s
                         for s in ctx["seats"]
-                        if s.position != entered_by and s.position in deal.active_seats
+                        if s.position not in entering and s.position in deal.active_seats
                     ]
-                    if sheet and sheet.status == ScoreSheet.Status.ENTERED
+                    if sheet and sheet.status == ScoreSheet.Status.ENTERED and not same_phone
                     else [],
+                    "same_phone": same_phone and sheet.status == ScoreSheet.Status.ENTERED,
                     "unproven": bool(sheet and sheet.current and sheet.current.proof == Proof.SEAT),
                     "sits_out": [
                         s.position for s in ctx["seats"] if s.position not in deal.active_seats
@@ -397,13 +506,15 @@ def _deal(ctx: dict, number: int):
 
 @never_cache
 @_gated
+@with_device
 def deal_form(request, key, number, *, report=None):
     """The deal's scorer form. ``report``: a box report just refused (what was typed and
     why), shown in its own form below (answered 400); the scorer form is then fresh."""
     ctx = _context(request, _state_or_gate(key))
     play = ctx["play"]
-    if ctx["not_started"]:
-        return redirect(ctx["round_url"])  # which says the round has not started
+    if ctx["not_started"] or ctx["gated"]:
+        # Which says the round has not started, or that it is over («Кто вы?»).
+        return redirect(ctx["round_url"])
     deal = _deal(ctx, number)
     players = {s.position: s.entry.full_name for s in ctx["seats"]}
     step, status, who_error = None, 200, ""
@@ -429,6 +540,8 @@ def deal_form(request, key, number, *, report=None):
                 players,
                 by_entry=identity.entry,
                 proof=identity.proof,
+                device=device_hash(request),
+                via_entry=linked.entry if linked is not None else None,
             )
             proven = identity.seat if identity.proven and not step.pin_error else None
         if step.recorded:
@@ -451,7 +564,12 @@ def deal_form(request, key, number, *, report=None):
         .order_by()
         .first()
     )
-    box = boxes.deal_page(play, deal, played=sheet is not None, **(report or {}))
+    # The talon once this table has played the deal (docs/game.md §4.5): not when a sheet
+    # merely exists — anyone at the table can save one before the play.
+    ctx["shows_talon"] = Part.TALON in disclosure.may_see(
+        ctx["who_asks"], _deal_state(play, deal, sheet), round_over=ctx["round_over"]
+    )
+    box = boxes.deal_page(play, deal, played=ctx["shows_talon"], **(report or {}))
     form = step.form if step else None
     pin_error = step.pin_error if step else ""
     # A refused form's problems at the top, each linked to its field; the first is focused.
@@ -473,7 +591,7 @@ def deal_form(request, key, number, *, report=None):
     error_summary.mark_autofocus(form, summary.first)
     # The table's page names the seat of its links «(you)»: not one whose PIN was refused.
     who = "" if pin_error and ctx["who"].startswith("as=") else ctx["who"]
-    return render(
+    response = render(
         request,
         "table/deal.html",
         {
@@ -509,16 +627,38 @@ def deal_form(request, key, number, *, report=None):
         },
         status=status,
     )
+    return _private(response, ctx)
+
+
+def _deal_state(play: TablePlay, deal: Deal, sheet: ScoreSheet | None) -> DealState:
+    """The deal's state at this table (``scoring.disclosure``): its sheet and the
+    director's artificial scores here, the table-round closed or not, and — only when it is
+    not played here — whether the director has shown the session's deals."""
+    rnd = play.round
+    played = disclosure.sheet_played(sheet) or (
+        Adjustment.objects.filter(play=play, deal=deal, kind=Adjustment.Kind.ARTIFICIAL).exists()
+    )
+    closed = disclosure.play_closed(rnd, play.players_access, rnd.following_round)
+    shown = False
+    if not (played or closed):
+        found = disclosure.session_disclosure(rnd.room.session_id)
+        shown = found.by_director and found.shows(deal)
+    return disclosure.deal_state(
+        sheet=sheet is not None, played=played, closed=closed, played_out=False, shown=shown
+    )
 
 
 @require_POST
 @_gated
+@with_device
 def box_report(request, key, number):
     """«Коробка не совпадает»: the table tells the director the box differs (scoring.boxes)."""
     ctx = _context(request, _state_or_gate(key))
     play = ctx["play"]
     if ctx["not_started"]:
         raise PermissionDenied(ctx["access"].reason)
+    if ctx["gated"]:
+        return redirect(ctx["round_url"])
     deal = _deal(ctx, number)
     if not ctx["open_to_players"]:
         raise PermissionDenied(ctx["access"].reason)
@@ -550,6 +690,7 @@ def box_report(request, key, number):
 
 @require_POST
 @_gated
+@with_device
 def confirm(request, key, sheet_pk):
     state = _state_or_gate(key)
     sheet = (
@@ -561,6 +702,8 @@ def confirm(request, key, sheet_pk):
     if sheet is None:
         raise Http404(_("No such sheet at this table."))
     ctx = _context(request, state)
+    if ctx["gated"]:
+        return redirect(ctx["round_url"])  # «Тур окончен»: who he is first
     url = f"{ctx['round_url']}?{ctx['who']}"
     identity, problem = None, ""
     if not ctx["open_to_players"]:
@@ -572,13 +715,20 @@ def confirm(request, key, sheet_pk):
         if identity is None and not problem:
             raise ValidationError(_("Choose who is confirming the sheet."))
         if identity is not None:
-            services.sheet_confirm(sheet, by_entry=identity.entry, proof=identity.proof)
+            linked = ctx["linked"]
+            services.sheet_confirm(
+                sheet,
+                by_entry=identity.entry,
+                proof=identity.proof,
+                device=device_hash(request),
+                via_entry=linked.entry if linked is not None else None,
+            )
     except (ValidationError, PermissionDenied) as error:
         problem = " ".join(getattr(error, "messages", None) or [str(error)])
     if problem:
         # The page again, the seat as chosen and why beside this deal's form; nothing saved.
         refused = {"sheet": sheet.pk, "as": request.POST.get("as", ""), "text": problem}
-        return _home(request, ctx, refused=refused, status=400)
+        return _private(_home(request, ctx, refused=refused, status=400), ctx)
     messages.success(request, _("Deal %(code)s confirmed.") % {"code": sheet.deal.code})
     return redirect(url)
 
@@ -659,7 +809,7 @@ def _gate(request, table: Table):
     me_key = request.GET.get("me", "")
     if request.method == "POST":
         typed = {name: request.POST.get(name, "").strip() for name in typed}
-        found = _gate_post(offered, typed)
+        found = _gate_post(offered, typed, device_hash(request))
         if isinstance(found, str):
             return redirect(found)
         errors = found
@@ -695,7 +845,9 @@ def _gate(request, table: Table):
     )
 
 
-def _gate_post(offered: list[_GateRound], typed: dict[str, str]) -> str | dict[str, str]:
+def _gate_post(
+    offered: list[_GateRound], typed: dict[str, str], device: str = ""
+) -> str | dict[str, str]:
     """The gate's «Кто вы?» sent: the round link to go to, or the problems by field. The
     round's access is asked before the PIN: for a round its players may not write, the PIN
     is neither compared nor counted."""
@@ -735,7 +887,12 @@ def _gate_post(offered: list[_GateRound], typed: dict[str, str]) -> str | dict[s
         }
     try:
         identity = proof.identify(
-            seats, access=chosen.access, position=typed["as"], pin=typed["pin"], named=False
+            seats,
+            access=chosen.access,
+            position=typed["as"],
+            pin=typed["pin"],
+            named=False,
+            device=device,
         )
     except ValidationError as error:
         return {"pin": " ".join(error.message_dict.get("pin", error.messages))}
