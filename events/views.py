@@ -276,13 +276,20 @@ def entries_paste(request, event):
             "token": token,
             "choose": bool(check) and register.needs_choice(matches),
         },
+        # A refusal (the text, a line or a choice) is a 400; asking who is who is not one.
+        status=400 if form.errors else 200,
     )
 
 
 @director_event
 def entries_import(request, event):
-    form = ImportUploadForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
+    """The players' CSV import: the upload, answered by the preview of every row. A file
+    refused (its size, encoding or columns) is a 400 with the form, its error on the file
+    field naming the file (a browser cannot keep a chosen file); a preview whose rows have
+    problems is a 400 too, since nothing of it can be saved."""
+    posted = request.method == "POST"  # bound even with nothing in it: «no file» is an error
+    form = ImportUploadForm(request.POST if posted else None, request.FILES if posted else None)
+    if posted and form.is_valid():
         upload = form.cleaned_data["file"]
         try:
             if upload.size > roster.MAX_BYTES:
@@ -290,7 +297,9 @@ def entries_import(request, event):
             text, encoding = roster.decode_csv(upload.read())
             rows = roster.parse_csv(text)
         except roster.RosterError as error:
-            form.add_error("file", str(error))
+            form.add_error(
+                "file", _("«%(file)s»: %(problem)s") % {"file": upload.name, "problem": error}
+            )
         else:
             check = services.roster_check(event, rows)
             register.propose_rows(event, rows)
@@ -304,8 +313,14 @@ def entries_import(request, event):
                     "filename": upload.name,
                     "confirm": ImportConfirmForm(initial={"text": text, "source": "csv"}),
                 },
+                status=200 if check.ok else 400,
             )
-    return render(request, "director/entries_import.html", {"form": form, "event": event})
+    return render(
+        request,
+        "director/entries_import.html",
+        {"form": form, "event": event},
+        status=400 if form.errors else 200,
+    )
 
 
 @director_event
@@ -341,6 +356,7 @@ def entries_import_confirm(request, event):
             request,
             "director/entries_preview.html",
             {"event": event, "check": services.RosterCheck(rows), "confirm": form},
+            status=400,
         )
 
 

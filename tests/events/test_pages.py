@@ -173,7 +173,7 @@ def test_paste_adds_all_lines_or_shows_every_problem(director_client, event, ent
     url = reverse("director:entries_paste", args=[event.pk])
     bad = "Петров Пётр; ЦДШ\nСидоров\n"
     response = director_client.post(url, {"text": bad})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert event.entries.count() == 1
     assert response.context["check"].problem_count == 1
     assert "Сидоров" in response.content.decode()
@@ -203,7 +203,7 @@ def test_csv_import_in_utf8_with_a_bad_row_saves_nothing(director_client, event)
     data = "Фамилия;Имя;Номер\nИванов;Иван;1\n;Пётр;2\n".encode()
     url = reverse("director:entries_import", args=[event.pk])
     response = director_client.post(url, {"file": SimpleUploadedFile("p.csv", data)})
-    assert response.status_code == 200
+    assert response.status_code == 400  # nothing of it can be saved
     check = response.context["check"]
     assert not check.ok and check.rows[1].problems
     assert "фамилия пустая" in response.content.decode()
@@ -216,7 +216,7 @@ def test_csv_with_wrong_columns_is_refused_on_the_upload_form(director_client, e
         reverse("director:entries_import", args=[event.pk]),
         {"file": SimpleUploadedFile("p.csv", data)},
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "file" in response.context["form"].errors
     assert not event.entries.exists()
 
@@ -229,7 +229,7 @@ def test_confirming_an_import_whose_numbers_were_taken_meanwhile_saves_nothing(
     response = director_client.post(
         reverse("director:entries_import_confirm", args=[event.pk]), {"text": text, "source": "csv"}
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert event.entries.count() == 1
     assert not response.context["check"].ok
 
@@ -254,3 +254,35 @@ def test_a_superuser_may_open_any_event(client, superuser, other_event):
 def test_an_unknown_event_is_a_404_page_in_russian(director_client):
     response = director_client.get(reverse("director:event_detail", args=[999999]))
     assert response.status_code == 404
+
+
+def test_a_refused_csv_answers_400_with_the_form_naming_the_file_and_the_rule(
+    director_client, event
+):
+    url = reverse("director:entries_import", args=[event.pk])
+    response = director_client.post(
+        url,
+        {"file": SimpleUploadedFile("игроки.csv", "Фамилия;Имя;Рейтинг\nИванов;Иван;1\n".encode())},
+    )
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert 'type="file"' in body and 'name="file"' in body  # the form, to choose again
+    (error,) = response.context["form"].errors["file"]
+    assert error.startswith("«игроки.csv»: Неизвестные столбцы: «Рейтинг». Ожидаются столбцы:")
+    assert error in body and "Файл CSV" in body  # under the field's label
+    empty = director_client.post(url, {})
+    assert empty.status_code == 400 and empty.context["form"].errors["file"]
+    assert not event.entries.exists()
+
+
+def test_a_refused_paste_answers_400_with_what_was_typed(director_client, event):
+    url = reverse("director:entries_paste", args=[event.pk])
+    typed = "Петров Пётр; ЦДШ\nСидоров\n"
+    response = director_client.post(url, {"text": typed})
+    assert response.status_code == 400
+    assert response.context["form"]["text"].value() == typed
+    assert "Петров Пётр; ЦДШ\nСидоров" in response.content.decode()
+    assert response.context["form"].errors["text"]
+    empty = director_client.post(url, {"text": ""})
+    assert empty.status_code == 400 and empty.context["form"].errors["text"]
+    assert not event.entries.exists()

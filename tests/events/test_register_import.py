@@ -76,7 +76,7 @@ def test_found_is_not_linked_without_the_choice_sent(director_client, director, 
     _person(director, "Семёнов", "Пётр", "ЦДШ")
     text = "Фамилия;Имя;Клуб\nСеменов;Петр;ЦДШ\n"
     response = _confirm(director_client, event, text)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Выберите" in response.content.decode() or "выберите" in response.content.decode()
     assert not event.entries.exists()
 
@@ -113,7 +113,7 @@ def test_a_person_of_another_register_cannot_be_chosen(
     foreign = _person(other_director, "Иванов", "Иван", "Сочи")
     text = "Фамилия;Имя;Клуб\nИванов;Иван;Сочи\n"
     response = _confirm(director_client, event, text, person_0=str(foreign.pk))
-    assert response.status_code == 200 and not event.entries.exists()
+    assert response.status_code == 400 and not event.entries.exists()
     assert "выберите снова" in response.content.decode()
 
 
@@ -155,7 +155,7 @@ def test_a_person_already_in_the_event_is_refused(director_client, director, eve
     response = _preview(director_client, event, text)
     assert "Семёнов Пётр (ЦДШ) уже играет в этом турнире" in response.content.decode()
     assert not response.context["check"].ok
-    assert _confirm(director_client, event, text, person_0=str(semenov.pk)).status_code == 200
+    assert _confirm(director_client, event, text, person_0=str(semenov.pk)).status_code == 400
     assert event.entries.count() == 1
 
 
@@ -166,7 +166,7 @@ def test_two_rows_cannot_be_one_person(director_client, director, event):
     response = _confirm(
         director_client, event, text, person_0=str(moscow.pk), person_1=str(moscow.pk)
     )
-    assert response.status_code == 200 and not event.entries.exists()
+    assert response.status_code == 400 and not event.entries.exists()
     assert "тот же человек, что в строке 2" in response.content.decode()
 
 
