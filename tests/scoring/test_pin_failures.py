@@ -228,11 +228,6 @@ def test_the_rule_holds_with_the_cache_down(client, running, east, settings):
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(
-    strict=True,
-    reason="scoring/views_table.py does not pass the phone to proof.identify yet (issue 32): "
-    "remove this mark when it does",
-)
 def test_a_phone_that_guessed_is_locked_and_the_players_own_phone_is_not(client, running):
     from django.test import Client
 
