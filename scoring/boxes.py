@@ -295,7 +295,7 @@ def talon_refused(play: TablePlay, deal: Deal, talon) -> None:
             play,
             deal,
             kind=BoxReport.Kind.TALON,
-            talon=list(sorted_talon(talon)),
+            talon=talon_text(sorted_talon(talon)),
             note=_("%(n)d different talons typed at this table were refused: the director decides.")
             % {"n": TALON_TRIES},
         )

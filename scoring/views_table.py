@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.http import Http404, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -38,7 +38,7 @@ from movements.seating import set_families, set_label
 from scoring import boxes, disclosure, display, error_summary, proof, services
 from scoring.device import device_hash, with_device
 from scoring.disclosure import DealState, Part, Who
-from scoring.models import Adjustment, Deal, Proof, ScoreSheet, TablePlay
+from scoring.models import Adjustment, Deal, DealsShown, Proof, ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.views import OUTCOMES, STALE_CHECK, _seats
 
@@ -631,18 +631,27 @@ def deal_form(request, key, number, *, report=None):
 
 
 def _deal_state(play: TablePlay, deal: Deal, sheet: ScoreSheet | None) -> DealState:
-    """The deal's state at this table (``scoring.disclosure``): its sheet and the
-    director's artificial scores here, the table-round closed or not, and — only when it is
-    not played here — whether the director has shown the session's deals."""
+    """The deal's state at this table (``scoring.disclosure``): its sheet, the table-round
+    closed or not, and — only when the sheet does not make it played — the director's
+    artificial score here and whether he has shown the session's deals (one query)."""
     rnd = play.round
-    played = disclosure.sheet_played(sheet) or (
-        Adjustment.objects.filter(play=play, deal=deal, kind=Adjustment.Kind.ARTIFICIAL).exists()
-    )
+    played = disclosure.sheet_played(sheet)
     closed = disclosure.play_closed(rnd, play.players_access, rnd.following_round)
     shown = False
     if not (played or closed):
-        found = disclosure.session_disclosure(rnd.room.session_id)
-        shown = found.by_director and found.shows(deal)
+        played, shown = (
+            Deal.objects.filter(pk=deal.pk)
+            .annotate(
+                scored=Exists(
+                    Adjustment.objects.filter(
+                        play=play, deal=OuterRef("pk"), kind=Adjustment.Kind.ARTIFICIAL
+                    )
+                ),
+                shown=Exists(DealsShown.objects.filter(session_id=rnd.room.session_id)),
+            )
+            .values_list("scored", "shown")
+            .get()
+        )
     return disclosure.deal_state(
         sheet=sheet is not None, played=played, closed=closed, played_out=False, shown=shown
     )
