@@ -32,8 +32,9 @@ holds with Redis down), so that a guesser locks himself, not the player he guess
   clears it (:func:`link_proven`: when he writes by it, or opens his own page).
 
 Four digits, ten tries per window across phones: a guesser has about one chance in a
-thousand per window. A caller that does not say which phone (``device`` empty) counts as one
-phone shared by all such callers.
+thousand per window — ten more each time the player opens his own page in it, since that
+clears the count (the price of letting the player undo a lock by himself). A caller that
+does not say which phone (``device`` empty) counts as one phone shared by all such callers.
 
 A PIN is compared, and a wrong one counted, only where its player may write now: his seat
 at a table-round whose sheets are open to its players (``services.players_access``). Sent
