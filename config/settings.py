@@ -102,6 +102,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.headers.SecurityHeadersMiddleware",  # no-store on private pages; the CSP
+    "config.pwa.OfflineMiddleware",  # X-Offline: keep, read before the no-store above
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
