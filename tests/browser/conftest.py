@@ -47,6 +47,7 @@ POSTGRES_HALF = {
     "test_error_summary",
     "test_hall_fills_the_screen",
     "test_ladder_pages",
+    "test_offline_fairness",
     "test_offline_outbox",
     "test_planner_card",
     "test_register_io",
