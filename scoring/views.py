@@ -332,9 +332,9 @@ def sheet_detail(request, event, sheet_pk):
     """A sheet's every version: who entered it and how he proved it was he, who confirmed it
     and how, when, and the talon it recorded; accept a proposal or confirm."""
     sheet = _sheet(event, sheet_pk)
-    versions = sheet.versions.select_related("entered_by_user", "entered_by_entry").order_by(
-        "-number"
-    )
+    versions = sheet.versions.select_related(
+        "entered_by_user", "entered_by_entry", "via_entry"
+    ).order_by("-number")
     seats = _seats(sheet.play)
     return render(
         request,
