@@ -34,6 +34,7 @@ EMBEDDED_HALF = {
     "test_boxes",
     "test_browser",  # tests/scoring/test_browser.py
     "test_director_setup",
+    "test_fair_pages",
     "test_hand_records",
     "test_planner",
     "test_substitutes",
