@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from events import roster, rounds, services, signals
 from events.models import GAME_FIELDS, Draw, Entry, Event, Room, Round, Table
+from events.names import clean_name
 from events.parsers import BoundedJSONParser
 
 
@@ -82,9 +83,10 @@ class EventSerializer(serializers.ModelSerializer):
         return attrs
 
     def validate_name(self, value):
-        if not value.strip():
+        value = clean_name(value)
+        if not value:
             raise serializers.ValidationError(_("The name cannot be empty."))
-        return value.strip()
+        return value
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -101,9 +103,11 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 def _required(value: str, label) -> str:
-    if not value.strip():
+    """A name cleaned as it will be stored (events.names); empty, refused on its field."""
+    value = clean_name(value)
+    if not value:
         raise serializers.ValidationError(_("The %(field)s cannot be empty.") % {"field": label})
-    return value.strip()
+    return value
 
 
 class WithdrawSerializer(serializers.Serializer):

@@ -20,6 +20,7 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import NotFound
 
 from events.models import Entry, Person, PersonAlias, PersonIdentifier
+from events.names import clean_name
 from events.register import matching, services
 from events.roster import IDENTIFIER_MAX
 
@@ -123,6 +124,22 @@ class PersonSerializer(serializers.ModelSerializer):
         extra_kwargs = {
             "hidden": {"help_text": "hidden from public pages (the ladder) on his request"}
         }
+
+    @staticmethod
+    def _required(value: str, label) -> str:
+        """A name cleaned as it will be stored (events.names); empty, refused on its field."""
+        value = clean_name(value)
+        if not value:
+            raise serializers.ValidationError(
+                _("The %(field)s cannot be empty.") % {"field": label}
+            )
+        return value
+
+    def validate_last_name(self, value):
+        return self._required(value, _("last name"))
+
+    def validate_first_name(self, value):
+        return self._required(value, _("first name"))
 
 
 class PersonDetailSerializer(PersonSerializer):
@@ -254,7 +271,7 @@ class PersonViewSet(
         data = dict(serializer.validated_data)
         numbers = data.pop("identifiers", {})
         names = {
-            name: data.get(name, "").strip()
+            name: clean_name(data.get(name, ""))
             for name in ("last_name", "first_name", "patronymic", "club")
         }
         for attempt in (1, 2):

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from events import signals, throttle
 from events.models import GAME_DEFAULTS, GAME_FIELDS, Entry, Event, Game
+from events.names import clean_name
 
 
 def apply_service_error(form, error: ValidationError, field_for=None) -> None:
@@ -124,7 +125,7 @@ class EventForm(forms.ModelForm):
         return self.cleaned_data.get("game") or self.instance.game or Game.AUSTRIAN
 
     def clean_name(self):
-        name = self.cleaned_data["name"].strip()
+        name = clean_name(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError(_("The name cannot be empty."))
         return name
@@ -152,7 +153,7 @@ class EntryForm(forms.ModelForm):
 
 
 def _required_text(value: str, label) -> str:
-    value = value.strip()
+    value = clean_name(value)
     if not value:
         raise forms.ValidationError(_("The %(field)s cannot be empty.") % {"field": label})
     return value

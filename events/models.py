@@ -6,6 +6,7 @@ Names follow the glossary of docs/game.md §1: an *event* (турнир) is run 
 
 import secrets
 
+from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -15,11 +16,51 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from events import names
 from events.register.matching import club_key, name_key
 
 NAME_MAX = 100
 #: Participant numbers run 1…NUMBER_MAX (a hall holds hundreds, never ten thousand).
 NUMBER_MAX = 9999
+
+
+class NameFormField(forms.CharField):
+    """A form's name field: what was typed, cleaned as it will be stored, so that a name of
+    invisible characters only is refused as empty, on its field, like a blank one."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return names.clean_name(value) if isinstance(value, str) else value
+
+
+class NameField(models.CharField):
+    """A name people type and everyone reads (a player's, a person's, a club's, the event's
+    and a room's). ``full_clean`` cleans it by :func:`events.names.clean_name` (so a name of
+    invisible characters only is refused on its field, as a blank one); and whatever writes
+    it through the ORM — a save, ``bulk_create``, ``update``, a script — writes it without
+    the bidi controls and the invisible characters (trimming stays the doors' own)."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return names.clean_name(value) if isinstance(value, str) else value
+
+    def get_prep_value(self, value):
+        # Not through to_python, which trims (for full_clean): every value written or compared.
+        value = models.Field.get_prep_value(self, value)
+        if value is None:
+            return None
+        return names.strip_invisible(str(value))
+
+    def pre_save(self, model_instance, add):
+        # The instance keeps what the database holds.
+        value = getattr(model_instance, self.attname)
+        if isinstance(value, str):
+            value = names.strip_invisible(value)
+            setattr(model_instance, self.attname, value)
+        return value
+
+    def formfield(self, **kwargs):
+        return super().formfield(**{"form_class": NameFormField, **kwargs})
 
 
 def new_public_slug() -> str:
@@ -109,9 +150,9 @@ class Event(models.Model):
         related_name="events",
         verbose_name=_("director"),
     )
-    name = models.CharField(_("name"), max_length=200)
+    name = NameField(_("name"), max_length=200)
     date = models.DateField(_("date"))
-    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    venue = NameField(_("venue"), max_length=200, blank=True)
     minutes_per_deal = models.PositiveSmallIntegerField(
         _("minutes per deal"),
         default=5,
@@ -304,9 +345,9 @@ class Entry(models.Model):
         REPLACED = "replaced", _("replaced")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
-    last_name = models.CharField(_("last name"), max_length=NAME_MAX)
-    first_name = models.CharField(_("first name"), max_length=NAME_MAX)
-    club = models.CharField(_("club"), max_length=NAME_MAX, blank=True)
+    last_name = NameField(_("last name"), max_length=NAME_MAX)
+    first_name = NameField(_("first name"), max_length=NAME_MAX)
+    club = NameField(_("club"), max_length=NAME_MAX, blank=True)
     number = models.PositiveIntegerField(
         _("participant number"),
         null=True,
@@ -441,7 +482,7 @@ class Room(models.Model):
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="rooms")
     number = models.PositiveSmallIntegerField(_("room number"), validators=[MinValueValidator(1)])
-    name = models.CharField(_("room name"), max_length=100, blank=True)
+    name = NameField(_("room name"), max_length=100, blank=True)
     kind = models.CharField(_("movement"), max_length=10, choices=Kind.choices)
     seats = models.PositiveSmallIntegerField(_("seats per table"), default=4)
     rounds_planned = models.PositiveSmallIntegerField(_("rounds"))
@@ -851,10 +892,10 @@ class Person(models.Model):
         related_name="persons",
         verbose_name=_("register keeper"),
     )
-    last_name = models.CharField(_("last name"), max_length=NAME_MAX)
-    first_name = models.CharField(_("first name"), max_length=NAME_MAX)
-    patronymic = models.CharField(_("patronymic"), max_length=NAME_MAX, blank=True)
-    club = models.CharField(_("club"), max_length=NAME_MAX, blank=True)
+    last_name = NameField(_("last name"), max_length=NAME_MAX)
+    first_name = NameField(_("first name"), max_length=NAME_MAX)
+    patronymic = NameField(_("patronymic"), max_length=NAME_MAX, blank=True)
+    club = NameField(_("club"), max_length=NAME_MAX, blank=True)
     #: Hidden on request: public pages do not name him in the register's pages.
     hidden = models.BooleanField(_("hidden from public pages"), default=False)
     #: name_key(last, first, patronymic) and club_key(club): what matching compares
@@ -902,10 +943,10 @@ class PersonAlias(models.Model):
     """A spelling of the person seen in some event (or typed in the register)."""
 
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="aliases")
-    last_name = models.CharField(_("last name"), max_length=NAME_MAX)
-    first_name = models.CharField(_("first name"), max_length=NAME_MAX)
-    patronymic = models.CharField(_("patronymic"), max_length=NAME_MAX, blank=True)
-    club = models.CharField(_("club"), max_length=NAME_MAX, blank=True)
+    last_name = NameField(_("last name"), max_length=NAME_MAX)
+    first_name = NameField(_("first name"), max_length=NAME_MAX)
+    patronymic = NameField(_("patronymic"), max_length=NAME_MAX, blank=True)
+    club = NameField(_("club"), max_length=NAME_MAX, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

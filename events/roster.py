@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from events.models import NAME_MAX, NUMBER_MAX
+from events.names import clean_name
 
 MAX_ROWS = 2000
 MAX_BYTES = 1_000_000
@@ -65,10 +66,11 @@ def split_name(text: str) -> tuple[str, str]:
 
 
 def parse_paste(text: str) -> list[RosterRow]:
-    """One player per line: «Фамилия Имя; клуб» (the club may be left out)."""
+    """One player per line: «Фамилия Имя; клуб» (the club may be left out). Each line is
+    cleaned as every name is (events.names): checked as it will be stored."""
     rows = []
     for line_no, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+        line = clean_name(raw)
         if not line:
             continue
         name_part, _sep, club = line.partition(";")
@@ -194,7 +196,7 @@ def _parse_csv(text: str) -> list[RosterRow]:
     rows = []
     for values in rows_of:
         line_no = reader.line_num
-        if not any(v.strip() for v in values):
+        if not any(clean_name(v) for v in values):
             continue
         row = RosterRow(line=line_no)
         if len(values) > len(columns):
@@ -202,7 +204,8 @@ def _parse_csv(text: str) -> list[RosterRow]:
                 _("%(got)d values but the header has %(want)d columns")
                 % {"got": len(values), "want": len(columns)}
             )
-        data = {c: v.strip() for c, v in zip(columns, values, strict=False) if c}
+        # Cleaned as every name is (events.names): checked as it will be stored.
+        data = {c: clean_name(v) for c, v in zip(columns, values, strict=False) if c}
         if "name" in data:
             row.last_name, row.first_name = split_name(data["name"])
         row.last_name = data.get("last_name", row.last_name)

@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 
 from events import clockdoc, roster, signals
 from events.models import GAME_FIELDS, Draw, Entry, Event, Round, Seat, Session, Substitution
+from events.names import clean_name
 
 EVENT_FIELDS = (
     "name",
@@ -60,6 +61,7 @@ def event_update(event: Event, **fields) -> Event:
 def event_set_results_public(event: Event, public: bool) -> Event:
     event.results_public = public
     event.save(update_fields=["results_public", "updated_at"])
+    clockdoc.results_changed(event.pk)  # its public pages: shown now, or hidden again
     return event
 
 
@@ -86,9 +88,9 @@ def entry_create(
 ) -> Entry:
     entry = Entry(
         event=event,
-        last_name=last_name.strip(),
-        first_name=first_name.strip(),
-        club=club.strip(),
+        last_name=clean_name(last_name),
+        first_name=clean_name(first_name),
+        club=clean_name(club),
         number=number,
     )
     entry.full_clean(validate_constraints=False)
@@ -108,7 +110,7 @@ def entry_update(entry: Entry, **fields) -> Entry:
     for name in ("last_name", "first_name", "club", "number"):
         if name in fields:
             value = fields[name]
-            setattr(entry, name, value.strip() if isinstance(value, str) else value)
+            setattr(entry, name, clean_name(value) if isinstance(value, str) else value)
     entry.full_clean(validate_constraints=False)
     try:
         with transaction.atomic():

@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Person, PersonIdentifier
+from events.names import clean_name
 from events.register import matching
 from events.roster import IDENTIFIER_MAX
 
@@ -47,7 +48,7 @@ class PersonForm(forms.ModelForm):
                 self.fields[kind.value].initial = ", ".join(values)
 
     def _required(self, name, label):
-        value = self.cleaned_data[name].strip()
+        value = clean_name(self.cleaned_data[name])
         if not value:
             raise forms.ValidationError(_("The %(field)s cannot be empty.") % {"field": label})
         return value

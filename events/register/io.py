@@ -27,6 +27,7 @@ from django.utils.translation import pgettext, pgettext_lazy
 from events import roster, spreadsheet
 from events.csvsafe import FORMULA_STARTS
 from events.models import NAME_MAX, Person, PersonAlias, PersonIdentifier
+from events.names import clean_name
 from events.register import matching, services
 
 CLUB_CARD = PersonIdentifier.Kind.CLUB_CARD.value
@@ -181,8 +182,9 @@ def _expected() -> str:
 
 def _unquote(value: str) -> str:
     """A cell as the export wrote it back to its text: the «'» the export puts before a
-    formula-like cell (events.csvsafe) is not part of the name."""
-    value = value.strip()
+    formula-like cell (events.csvsafe) is not part of the name. Cleaned as every name is
+    (events.names): a row is checked and matched as it will be stored."""
+    value = clean_name(value)
     if len(value) > 1 and value[0] == "'" and value[1] in FORMULA_STARTS:
         return value[1:]
     return value
@@ -227,7 +229,7 @@ def parse(text: str) -> list[RegisterRow]:
         )
     rows = []
     for values in rows_of:
-        if not any(v.strip() for v in values):
+        if not any(clean_name(v) for v in values):
             continue
         row = RegisterRow(line=reader.line_num, columns=present)
         if len(values) > len(columns):

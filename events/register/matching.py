@@ -7,10 +7,10 @@ person, the director confirms) or «несколько похожих» (he choo
    the register holds is that person, whatever the name says. Numbers held by two different
    persons make the row «several» (the director chooses).
 2. **Then the name and the club.** Names are compared by :func:`name_key` (ё = е, case,
-   spaces and hyphens ignored; the last name, first name and patronymic run together, so
-   «Иванов Иван Иванович» typed as a first name «Иван Иванович» is the same key). A row and
-   a person are namesakes when their keys are equal, or when one of the two has no
-   patronymic and their keys without it are equal.
+   spaces, hyphens and invisible characters ignored; the last name, first name and
+   patronymic run together, so «Иванов Иван Иванович» typed as a first name «Иван
+   Иванович» is the same key). A row and a person are namesakes when their keys are
+   equal, or when one of the two has no patronymic and their keys without it are equal.
 
    - exactly one namesake, with the whole key equal, and the clubs agree → found. The clubs
      agree when their :func:`club_key` are equal, or when either is blank (a blank club says
@@ -31,6 +31,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from events.names import strip_invisible
+
 NEW = "new"
 FOUND = "found"
 SEVERAL = "several"
@@ -40,7 +42,9 @@ _IGNORED = re.compile(r"[\s\-\u2010\u2011\u2012\u2013\u2014\u2212]+")
 
 
 def _norm(text: str) -> str:
-    return _IGNORED.sub("", (text or "").casefold().replace("ё", "е"))
+    # Invisible characters too (events.names): a name typed with a zero-width space is the
+    # same name.
+    return _IGNORED.sub("", strip_invisible(text or "").casefold().replace("ё", "е"))
 
 
 def name_key(last: str, first: str, patronymic: str = "") -> str:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from events import services
 from events.models import Entry, Event, Person, PersonAlias, PersonIdentifier
+from events.names import clean_name
 from events.register import matching
 
 #: The value of «новый человек» in a row's choice.
@@ -345,7 +346,7 @@ def person_update(person: Person, *, numbers: dict[str, list[str]], **fields) ->
     His events' players keep their names and clubs as published."""
     for name in ("last_name", "first_name", "patronymic", "club"):
         if name in fields:
-            setattr(person, name, fields[name].strip())
+            setattr(person, name, clean_name(fields[name]))
     if "hidden" in fields:
         person.hidden = bool(fields["hidden"])
     person.full_clean(exclude=["owner"])
