@@ -11,14 +11,14 @@ results), so it is rendered once per change and served from the shared cache
 
 from django.http import HttpResponse
 from django.shortcuts import render
-from django.views.decorators.cache import never_cache
 
 from events.links import entry_by_key
 from scoring import proof
 from scoring.player_page import places_html, player_page
 
 
-@never_cache
+# No ``never_cache``: config/headers.py forbids the browser's cache on every /p/ answer, and
+# the phone may keep this page offline (config/pwa.py).
 def home(request, key):
     entry = entry_by_key(key)
     # His own link proves him: a lock of his PIN across phones (others guessing it) goes.
@@ -26,7 +26,6 @@ def home(request, key):
     return render(request, "player/home.html", player_page(entry))
 
 
-@never_cache
 def places_fragment(request, key):
     """The seat blocks alone, re-fetched by the page when the round changes."""
     return HttpResponse(places_html(entry_by_key(key)))

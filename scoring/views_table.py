@@ -361,7 +361,9 @@ def clock_json(request, key):
     return JsonResponse(clockdoc.room_clock_doc(ids[1]))
 
 
-@never_cache
+# No ``never_cache`` on the pages a phone may keep offline: config/headers.py forbids the
+# browser's cache on every /t/ answer anyway, and a view's own ``no-store`` is what tells the
+# phone's offline copy to keep nothing (config/pwa.py, docs/offline.md).
 @with_device
 def home(request, key):
     """``/t/<key>/``: a round link's page, or under a table's key the table's gate."""
@@ -386,14 +388,19 @@ def _private(response, ctx: dict):
     return response
 
 
-def _round_over(request, ctx: dict):
+def _round_over(request, ctx: dict, *, refused: bool = False):
     """A finished round's page on a phone nobody has proven himself on: «Тур окончен», and
     while its players may still write, «Кто вы?» — his seat and PIN show him its sheets on
     this phone for a quarter of an hour; else his own page has his results."""
     play, access = ctx["play"], ctx["access"]
     typed = {"as": "", "pin": ""}
     errors: dict[str, str] = {}
-    if request.method == "POST":
+    if refused:
+        errors["round"] = _(
+            "The round is over: nothing was saved. Name your seat and type your PIN to "
+            "finish its sheets, or enter them from your own page."
+        )
+    elif request.method == "POST":
         typed = {name: request.POST.get(name, "").strip() for name in typed}
         if not access.open:
             errors["round"] = access.reason
@@ -504,7 +511,6 @@ def _deal(ctx: dict, number: int):
     return deal
 
 
-@never_cache
 @_gated
 @with_device
 def deal_form(request, key, number, *, report=None):
@@ -512,6 +518,10 @@ def deal_form(request, key, number, *, report=None):
     why), shown in its own form below (answered 400); the scorer form is then fresh."""
     ctx = _context(request, _state_or_gate(key))
     play = ctx["play"]
+    if ctx["gated"] and request.method == "POST":
+        # A sheet sent to a finished round from a phone nobody proved himself on (a phone's
+        # outbox, say): refused, not redirected — a redirect would read as «sent».
+        return _round_over(request, ctx, refused=True)
     if ctx["not_started"] or ctx["gated"]:
         # Which says the round has not started, or that it is over («Кто вы?»).
         return redirect(ctx["round_url"])
@@ -667,7 +677,7 @@ def box_report(request, key, number):
     if ctx["not_started"]:
         raise PermissionDenied(ctx["access"].reason)
     if ctx["gated"]:
-        return redirect(ctx["round_url"])
+        return _round_over(request, ctx, refused=True)
     deal = _deal(ctx, number)
     if not ctx["open_to_players"]:
         raise PermissionDenied(ctx["access"].reason)
@@ -712,7 +722,7 @@ def confirm(request, key, sheet_pk):
         raise Http404(_("No such sheet at this table."))
     ctx = _context(request, state)
     if ctx["gated"]:
-        return redirect(ctx["round_url"])  # «Тур окончен»: who he is first
+        return _round_over(request, ctx, refused=True)  # «Тур окончен»: who he is first
     url = f"{ctx['round_url']}?{ctx['who']}"
     identity, problem = None, ""
     if not ctx["open_to_players"]:

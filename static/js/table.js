@@ -150,6 +150,9 @@
         .then(function (html) {
           var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("table-live");
           var now = document.getElementById("table-live");
+          // The round is over and this phone proved nobody: the page is «Тур окончен» now,
+          // not a live part to swap — the round's results leave the screen (§4.5).
+          if (!fresh && html.indexOf('id="round-over"') !== -1) { window.location.reload(); return; }
           if (fresh && now && !typing(now)) { now.replaceWith(fresh); wanted = false; }
         })
         .catch(function () {})

@@ -153,6 +153,14 @@ def test_a_queued_sheet_refused_on_sending_comes_back_to_its_form(
     # form, every field as typed.
     services.play_access_set(play, TablePlay.Access.OPEN, by_user=director)
     refused.get_by_role("link", name="Открыть форму").click()
+    # The round is over: the shared phone shows its sheets only to someone who proves he
+    # sat there (docs/game.md §4.5) — E names his seat and types his PIN, then the form.
+    expect(page.locator("#round-over")).to_be_visible()
+    page.locator('label[for="as-E"]').click()
+    page.locator("#id_pin").fill(seat_at(play, "E").entry.pin)
+    page.locator("#gate button[type=submit]").click()
+    expect(page.locator("#table-live")).to_be_visible()
+    page.goto(url)
     box = page.locator("#outbox-refusal")
     expect(box).to_be_visible()
     expect(box).to_contain_text("Сервер не принял этот протокол")

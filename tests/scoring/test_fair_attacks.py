@@ -38,7 +38,7 @@ pytestmark = pytest.mark.django_db
 TABLES = 5
 CONTRACT = re.compile(r"\b[WNES]: (раз|два|три|четыре|игра|червы|пас)")
 RESULT = 'class="deal-result"'  # a result on a table's page (table/_result.html)
-CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"|data-version="[^"]*"')
 
 
 def _talon(deal: Deal) -> list[int]:
@@ -182,7 +182,10 @@ def test_3_the_shared_phone_shows_nothing_of_a_finished_round(evening):
         moved = phone.get(round_link(old, f"deals/{deal.number}/"))
         assert moved.status_code == 302 and moved["Location"] == round_link(old)
     sheet = ScoreSheet.objects.filter(play=old).first()
-    assert phone.post(round_link(old, f"sheets/{sheet.pk}/confirm/"), {}).status_code == 302
+    refused = phone.post(round_link(old, f"sheets/{sheet.pk}/confirm/"), {})
+    assert refused.status_code == 400 and RESULT not in refused.content.decode()
+    saved = phone.post(round_link(old, "deals/1/"), {"as": "N", "save": "1"})
+    assert saved.status_code == 400 and RESULT not in saved.content.decode()
     # Its own players still see it: by their own link.
     north = _entry(old, "N")
     mine = Client().get(round_link(old, f"?me={north.key}")).content.decode()
