@@ -79,7 +79,8 @@ def test_a_sheet_saved_confirmed_or_disputed_changes_the_version(director_client
     doc = _changes_the_version(
         director_client,
         session15,
-        lambda: services.sheet_record(play, deal, THREE_DIAMONDS, by_entry=north),
+        # With his PIN: an entry without one is confirmed only from another phone.
+        lambda: services.sheet_record(play, deal, THREE_DIAMONDS, by_entry=north, proof=Proof.PIN),
     )
     row = next(r for r in doc["rows"] if r["table"] == 2)
     assert row["cells"][0]["state"] == "entered"

@@ -31,6 +31,11 @@ def _fresh(play):
     return play_of(play.round.room.session, play.round.number, play.table.number)
 
 
+#: The phones (``scoring.device.device_hash``) a sheet is entered on without a PIN and
+#: confirmed from: two phones, as the two-person rule asks of such an entry.
+TABLE_PHONE, OWN_PHONE = "table-phone", "own-phone"
+
+
 def _reason(excinfo) -> str:
     return " ".join(excinfo.value.message_dict["round"])
 
@@ -58,10 +63,12 @@ def test_after_the_bell_a_table_enters_and_confirms_its_sheets_marked_late(play)
     assert access.open and access.late
     assert "до начала тура 2" in access.reason
     done = services.sheet_record(
-        play, deal_of(play, 1), THREE_DIAMONDS, by_entry=entry_at(play, "N")
+        play, deal_of(play, 1), THREE_DIAMONDS, by_entry=entry_at(play, "N"), device=TABLE_PHONE
     )
     assert done.outcome == "created" and done.sheet.late and done.sheet.status == "entered"
-    services.sheet_confirm(done.sheet, by_entry=entry_at(play, "E"), proof=Proof.PIN)
+    services.sheet_confirm(
+        done.sheet, by_entry=entry_at(play, "E"), proof=Proof.PIN, device=OWN_PHONE
+    )
     sheet = ScoreSheet.objects.get(pk=done.sheet.pk)
     assert sheet.status == "confirmed" and sheet.late
 
@@ -69,10 +76,12 @@ def test_after_the_bell_a_table_enters_and_confirms_its_sheets_marked_late(play)
 def test_a_sheet_entered_in_time_and_confirmed_after_the_bell_is_late(play):
     start(play.round)
     done = services.sheet_record(
-        play, deal_of(play, 1), THREE_DIAMONDS, by_entry=entry_at(play, "N")
+        play, deal_of(play, 1), THREE_DIAMONDS, by_entry=entry_at(play, "N"), device=TABLE_PHONE
     )
     rounds.round_end_now(play.round)
-    services.sheet_confirm(done.sheet, by_entry=entry_at(play, "S"), proof=Proof.PIN)
+    services.sheet_confirm(
+        done.sheet, by_entry=entry_at(play, "S"), proof=Proof.PIN, device=OWN_PHONE
+    )
     sheet = ScoreSheet.objects.get(pk=done.sheet.pk)
     assert sheet.status == "confirmed" and sheet.late
 
@@ -301,7 +310,11 @@ def test_the_api_says_what_the_table_page_says_and_sets_it(play, director_client
         401,
         403,
     )
+    # The round is over: the table's phone shows «Тур окончен» and no «Кто вы?» (closed);
+    # a player of it reads the reason on the round's page from his own link.
     page = phone.get(round_link(play)).content.decode()
+    assert 'id="round-over"' in page and 'id="gate"' not in page
+    page = phone.get(round_link(play, f"?me={entry_at(play, 'N').key}")).content.decode()
     assert closed.json()["players"]["reason"] in page
 
 

@@ -11,7 +11,7 @@ import pytest
 from events import rounds
 from events.models import Round, Seat
 from scoring import proof, services
-from scoring.models import ScoreSheet
+from scoring.models import Proof, ScoreSheet
 from tests.factories import THREE_DIAMONDS, THREE_DIAMONDS_FORM, deal_of, play_of, round_link
 
 pytestmark = pytest.mark.django_db
@@ -88,7 +88,18 @@ def test_an_earlier_player_with_the_tables_link_and_his_rounds_link_sees_nothing
 
 def test_an_old_round_link_shows_its_round_only_and_says_where_the_new_one_opens(client, round2):
     first, second = round2
+    # A phone nobody of round 1 proved himself on: «Тур окончен», nothing of its sheets, set
+    # or seats (the next round's players may play its deals later), no «Кто вы?» (its
+    # players may not write it any more), a pointer to each player's own page.
     body = client.get(round_link(first)).content.decode()
+    assert 'id="round-over"' in body and 'id="own-page"' in body and 'id="gate"' not in body
+    assert "комплект" not in body and 'data-deal="' not in body
+    for seat in _seats(first).values():
+        assert seat.entry.full_name not in body
+    assert round_link(second) not in body
+    # A player of round 1, from his own link: its round only, and where the new one opens.
+    north = _seats(first)["N"].entry
+    body = client.get(round_link(first, f"?me={north.key}")).content.decode()
     assert "тур 1" in body and f"комплект {first.board_set.number}" in body
     assert body.count('data-deal="') == 3
     assert "Тур 1 окончен: на этой странице только его протоколы." in body
@@ -195,15 +206,24 @@ def test_wrong_pins_on_a_closed_round_of_his_old_table_leave_his_pin_working(cli
     old = _earlier_player(first, second)
     old_sheet = ScoreSheet.objects.get(play=first)
     for _ in range(6):
+        # The round's «Тур окончен» asks who he is; its players may not write it any more.
+        answer = client.post(round_link(first), {"as": old.position, "pin": _wrong(old.entry)})
+        assert answer.status_code == 400
+        body = answer.content.decode()
+        assert "тур 2 начался" in _error_of(answer, "round")  # the round's reason…
+        assert "Это не ПИН-код" not in body  # … and no word on the PIN: it was not read
+        # A confirmation sent from this phone is refused before anything is read.
         answer = client.post(
             round_link(first, f"sheets/{old_sheet.pk}/confirm/"),
             {"as": old.position, "pin": _wrong(old.entry)},
         )
-        assert answer.status_code == 400
         body = answer.content.decode()
-        assert "тур 2 начался" in _error_of(answer, "access")  # the round's reason…
-        assert "Это не ПИН-код" not in body  # … and no word on the PIN: it was not read
+        assert (
+            answer.status_code == 400 and 'id="round-over"' in body and 'id="round-error"' in body
+        )
+        assert "Это не ПИН-код" not in body
     assert proof.seconds_locked(old.entry_id) == 0
+    assert ScoreSheet.objects.get(pk=old_sheet.pk).status == "entered"
     # Nor on the table's gate, which offers round 2 only: round 1 is refused, no PIN read.
     for _ in range(6):
         gate = client.post(
@@ -216,7 +236,10 @@ def test_wrong_pins_on_a_closed_round_of_his_old_table_leave_his_pin_working(cli
     play = play_of(first.round.room.session, 2, _table_of(old.entry, second.round))
     seat = Seat.objects.get(round=play.round, table=play.table, entry=old.entry)
     enterer = next(s for s in _seats(play).values() if s.pk != seat.pk)
-    services.sheet_record(play, deal_of(play, 2), THREE_DIAMONDS, by_entry=enterer.entry)
+    # With his PIN: an entry without one is confirmed from another phone only.
+    services.sheet_record(
+        play, deal_of(play, 2), THREE_DIAMONDS, by_entry=enterer.entry, proof=Proof.PIN
+    )
     sheet = ScoreSheet.objects.get(play=play)
     if seat.position not in sheet.deal.active_seats:  # pragma: no cover - 3 seats play all
         pytest.skip("he sits this deal out")

@@ -155,8 +155,17 @@ def test_another_director_is_refused(play, deal, other_director):
 
 def test_a_player_of_another_seat_confirms(play, deal):
     start(play.round)
-    done = services.sheet_record(play, deal, THREE_DIAMONDS, by_entry=entry_at(play, "E"))
-    confirmed = services.sheet_confirm(done.sheet, by_entry=entry_at(play, "S"), proof=Proof.PIN)
+    done = services.sheet_record(
+        play, deal, THREE_DIAMONDS, by_entry=entry_at(play, "E"), device="phone-1"
+    )
+    # Entered without a PIN: confirmed from another phone only.
+    with pytest.raises(PermissionDenied):
+        services.sheet_confirm(
+            done.sheet, by_entry=entry_at(play, "S"), proof=Proof.PIN, device="phone-1"
+        )
+    confirmed = services.sheet_confirm(
+        done.sheet, by_entry=entry_at(play, "S"), proof=Proof.PIN, device="phone-2"
+    )
     assert confirmed.status == "confirmed"
 
 

@@ -4,6 +4,7 @@ listed round the table; disputes, closed rounds, wrong tables and deals outside 
 refused with a clear message, before anything is pressed."""
 
 import pytest
+from django.utils import translation
 
 from events import rounds
 from events.models import Round, Seat
@@ -36,6 +37,28 @@ def _confirm(client, play, sheet, position, **more):
     """Confirm on the table's device as ``position``, with his PIN unless told otherwise."""
     data = {"as": position, "pin": _seat(play, position).entry.pin, **more}
     return client.post(round_link(play, f"sheets/{sheet.pk}/confirm/"), data)
+
+
+def _past_the_gate(client, play, position):
+    """A finished round's page shows its sheets only to someone who sat there: his seat and
+    PIN typed at its «Тур окончен» page, on this phone (docs/game.md §4.5)."""
+    gate = client.get(round_link(play)).content.decode()
+    assert 'id="round-over"' in gate and 'id="gate"' in gate
+    passed = client.post(round_link(play), {"as": position, "pin": _seat(play, position).entry.pin})
+    assert passed.status_code == 302 and passed.url == round_link(play, f"?as={position}")
+    return passed
+
+
+#: The service's refusal of a confirmation by whoever entered the sheet, as the page says it.
+SAME_PERSON = (
+    "The player who entered the sheet cannot confirm it: a player of another seat at the "
+    "table must, with his own PIN or from his own page."
+)
+
+
+def _said(message: str) -> str:
+    with translation.override("ru"):
+        return translation.gettext(message)
 
 
 def test_the_table_page_lists_the_sets_deals_and_players(client, running):
@@ -77,11 +100,12 @@ def test_nobody_chosen_is_refused(client, running):
 
 
 def test_the_other_side_confirms_but_not_the_one_who_entered(client, running):
-    _enter(client, running, GOOD, as_seat="N")
+    # Entered with N's PIN: another player confirms it on the same phone with his own PIN.
+    _enter(client, running, GOOD, as_seat="N", pin=_seat(running, "N").entry.pin)
     sheet = ScoreSheet.objects.get()
     refused = _confirm(client, running, sheet, "N")
     assert refused.status_code == 400
-    assert "не может его подтвердить" in refused.content.decode()
+    assert _said(SAME_PERSON) in refused.content.decode()
     assert ScoreSheet.objects.get().status == "entered"
     assert _confirm(client, running, sheet, "E").status_code == 302
     assert ScoreSheet.objects.get().status == "confirmed"
@@ -107,11 +131,25 @@ def test_a_different_result_does_not_overwrite_it_becomes_disputed(client, runni
 def test_a_finished_round_refuses_players_once_their_next_round_started(client, running):
     rounds.round_end_now(running.round)
     rounds.round_start(Round.objects.get(room=running.round.room, number=2))
-    page = client.get(round_link(running)).content.decode()
     reason = "Тур 1 окончен, тур 2 начался: вносить и исправлять протоколы тура 1 теперь может только судья."
-    assert reason in page
+    # The table's phone: «Тур окончен», no «Кто вы?» (its players may not write it any
+    # more), a pointer to each player's own page; a PIN typed at it is refused with why.
+    page = client.get(round_link(running)).content.decode()
+    assert 'id="round-over"' in page and 'id="own-page"' in page and 'id="gate"' not in page
     assert "Внести" not in page and "Подтвердить" not in page
+    north = _seat(running, "N").entry
+    gate = client.post(round_link(running), {"as": "N", "pin": north.pin})
+    assert gate.status_code == 400 and reason in gate.content.decode()
+    # A sheet sent from that phone is refused on «Тур окончен» (a redirect would read as sent).
     response = _enter(client, running, GOOD)
+    body = response.content.decode()
+    assert response.status_code == 400 and 'id="round-over"' in body and 'id="round-error"' in body
+    # His own link shows him the round: the reason, nothing to press; a write is refused.
+    mine = client.get(round_link(running, f"?me={north.key}")).content.decode()
+    assert reason in mine
+    assert "Внести" not in mine and "Подтвердить" not in mine
+    url = round_link(running, "deals/1/")
+    response = client.post(url, {**GOOD, "me": north.key, "check": "1"})
     assert response.status_code == 400
     assert reason in response.content.decode()
     assert not ScoreSheet.objects.exists()
@@ -152,16 +190,17 @@ def test_confirming_without_saying_who_is_refused(client, running):
 
 def test_after_the_bell_the_table_still_enters_and_confirms_marked_late(client, running):
     rounds.round_end_now(running.round)
+    _past_the_gate(client, running, "N")
     page = client.get(round_link(running, "?as=N")).content.decode()
     assert "до начала тура 2" in page
     assert f'href="{round_link(running, "deals/1/?as=N")}"' in page
     form = client.get(round_link(running, "deals/1/?as=N")).content.decode()
     assert "Проверить" in form and "до начала тура 2" in form
-    saved = _enter(client, running, GOOD)
+    saved = _enter(client, running, GOOD, pin=_seat(running, "N").entry.pin)
     assert saved.status_code == 302 and saved["Location"].startswith(round_link(running, "?as=N"))
     sheet = ScoreSheet.objects.get()
     assert sheet.play == running and sheet.late
-    _confirm(client, running, sheet, "S")
+    assert _confirm(client, running, sheet, "S").status_code == 302
     assert ScoreSheet.objects.get().status == "confirmed"
 
 
@@ -171,10 +210,14 @@ def test_the_form_offers_no_save_once_saving_would_be_refused(client, running):
     assert "Сохранить" in checked.content.decode()  # on the clock: check, then save
     rounds.round_end_now(running.round)
     rounds.round_start(Round.objects.get(room=running.round.room, number=2))
-    page = client.get(url).content.decode()
+    # The table's phone is sent to the round's «Тур окончен»; the player's own link shows
+    # him the form, without a button the write would refuse.
+    assert client.get(url).url == round_link(running)
+    north = _seat(running, "N").entry
+    page = client.get(f"{url}?me={north.key}").content.decode()
     assert "только судья" in page
     assert "Сохранить" not in page and "Проверить" not in page
-    again = client.post(url, {**GOOD, "as": "N", "check": "1"})
+    again = client.post(url, {**GOOD, "me": north.key, "check": "1"})
     assert again.status_code == 400 and "Сохранить" not in again.content.decode()
 
 
@@ -182,6 +225,7 @@ def test_a_form_of_one_round_never_records_into_the_next(client, running, direct
     rounds.round_end_now(running.round)
     rounds.round_start(Round.objects.get(room=running.round.room, number=2))
     services.play_access_set(running, "open", by_user=director)
+    _past_the_gate(client, running, "N")
     # Round 1 is no longer at the table: written with the player's PIN only.
     saved = _enter(client, running, GOOD, pin=_seat(running, "N").entry.pin)
     assert saved.status_code == 302
@@ -198,7 +242,9 @@ def test_the_tables_gate_offers_a_round_the_director_opened_again(client, runnin
     # Round 2's page knows nothing of round 1: no link to it.
     now = client.get(round_link(play_of(running.round.room.session, 2, 1))).content.decode()
     assert round_link(running) not in now and "снова открыл" not in now
-    old = client.get(round_link(running)).content.decode()
+    # Its own page asks who he is first («Тур окончен»), then shows it open again.
+    _past_the_gate(client, running, "E")
+    old = client.get(round_link(running, "?as=E")).content.decode()
     assert "снова открыл тур 1" in old and "Внести" in old
 
 
@@ -212,7 +258,8 @@ def test_a_round_by_number_under_the_tables_key_is_404(client, running):
 
 
 def test_the_table_page_shows_each_deals_result_beside_the_confirm_button(client, running):
-    _enter(client, running, GOOD, as_seat="N")
+    # With N's PIN: an entry without one is not confirmed on the phone that entered it.
+    _enter(client, running, GOOD, as_seat="N", pin=_seat(running, "N").entry.pin)
     page = client.get(round_link(running, "?as=E")).content.decode()
     card = page[page.index('data-deal="1"') : page.index('data-deal="2"')]
     north, east, south = (_seat(running, p).entry.full_name for p in "NES")
@@ -245,7 +292,7 @@ def _positions(html: str, marker: str) -> list[str]:
 
 
 def test_seats_are_listed_round_the_table_n_e_s_at_three(client, running):
-    _enter(client, running, GOOD, as_seat="E")
+    _enter(client, running, GOOD, as_seat="E", pin=_seat(running, "E").entry.pin)
     page = client.get(round_link(running)).content.decode()
     assert _positions(page, r"<dt>([WNES])</dt>") == ["N", "E", "S"]
     confirmers = page[

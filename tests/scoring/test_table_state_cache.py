@@ -12,6 +12,7 @@ from events import services as event_services
 from events.models import Round, Seat
 from movements.services import seat_substitute
 from scoring import services
+from scoring.models import Proof
 from tests.factories import play_of, round_link
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +29,13 @@ def _get(client, url):
         response = client.get(url)
     assert response.status_code == 200
     return response.content.decode(), len(captured)
+
+
+def _past_the_gate(client, play, position="N"):
+    """A finished round's pages show its sheets only to someone who sat there: his seat and
+    PIN typed at its «Тур окончен» page prove him on this phone (docs/game.md §4.5)."""
+    pin = Seat.objects.get(round=play.round, table=play.table, position=position).entry.pin
+    assert client.post(round_link(play), {"as": position, "pin": pin}).status_code == 302
 
 
 def test_the_second_request_of_a_table_reads_none_of_its_table_round_set_or_seats(client, running):
@@ -49,9 +57,13 @@ def test_the_end_of_the_round_and_the_start_of_the_next_show_on_the_next_request
     assert client.get(url).context["access"] == services.players_access(running)
     assert not client.get(url).context["access"].late
     rounds.round_end_now(Round.objects.get(pk=running.round_id))
+    assert client.get(round_link(running)).context["round"].state == "finished"
+    # «Тур окончен»: the table's phone sees the round's sheets once a player of it proves
+    # himself (his PIN at the round's page).
+    assert client.get(url).status_code == 302
+    _past_the_gate(client, running)
     access = client.get(url).context["access"]
     assert access.open and access.late  # after «Конец тура!»: still open, marked late
-    assert client.get(round_link(running)).context["round"].state == "finished"
     rounds.round_start(Round.objects.get(room=running.round.room, number=2))
     assert not client.get(url).context["access"].open  # its next round has started
     assert client.get(round_link(running)).context["moved_on"]  # round 1's link: its own only
@@ -62,6 +74,7 @@ def test_a_table_the_director_closes_is_closed_on_its_next_request(client, runni
     url = round_link(running, "deals/1/")
     _get(client, url)
     rounds.round_end_now(Round.objects.get(pk=running.round_id))
+    _past_the_gate(client, running)  # «Тур окончен»: a player of the round proves himself
     _get(client, url)
     services.play_access_set(running, "closed", by_user=director)
     body, _ = _get(client, url)
@@ -102,6 +115,9 @@ def test_a_sheet_saved_shows_on_the_tables_page_at_once(client, running):
             "tricks": {"N": 7, "E": 3},
         },
         by_entry=north,
+        # With his PIN: one entered without it offers no confirmation to the phone that
+        # entered it (none said here: any phone).
+        proof=Proof.PIN,
     )
     body, _ = _get(client, url)
     assert "Подтвердить" in body

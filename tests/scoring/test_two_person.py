@@ -5,6 +5,9 @@ proven by something of his own — his private link or his PIN; the table's link
 import re
 
 import pytest
+from django.core.exceptions import PermissionDenied
+from django.test import Client
+from django.utils import translation
 
 from events import rounds
 from events.models import PIN_DIGITS, Entry, Round, Seat, new_pin
@@ -35,26 +38,69 @@ def _confirm(client, play, sheet, data):
     return client.post(round_link(play, f"sheets/{sheet.pk}/confirm/"), data)
 
 
+#: The service's refusals (scoring.services._check_second_person), as the page says them.
+SAME_PHONE = (
+    "This sheet was entered on this phone without a PIN, so it cannot be confirmed on the same "
+    "phone: the player confirming uses his own page on his own phone, or the sheet is entered "
+    "again with the PIN of the player entering it."
+)
+SAME_PERSON = (
+    "The player who entered the sheet cannot confirm it: a player of another seat at the "
+    "table must, with his own PIN or from his own page."
+)
+
+
+def _said(message: str) -> str:
+    """``message`` as the (Russian) page says it."""
+    with translation.override("ru"):
+        return translation.gettext(message)
+
+
 def test_one_device_cannot_enter_as_n_and_confirm_as_e(client, running):
-    """The probe's finding: the table's link entered a sheet as N and confirmed it as E."""
+    """The probe's finding: the table's link entered a sheet as N and confirmed it as E. A
+    sheet entered without a PIN is not confirmed on the phone that entered it, not even with
+    another player's PIN (the two-person rule, issue 32)."""
     assert _enter(client, running, who={"as": "N"}).status_code == 302
     sheet = ScoreSheet.objects.get()
+    page = client.get(round_link(running)).content.decode()
+    assert 'id="same-phone-1"' in page and 'id="confirm-form-1"' not in page
     refused = _confirm(client, running, sheet, {"as": "E"})
+    assert refused.status_code == 400
+    assert "введите ПИН-код с именной карточки" in refused.content.decode()
+    east = _entry(running, "E")
+    refused = _confirm(client, running, sheet, {"as": "E", "pin": east.pin})
+    assert refused.status_code == 400
+    assert _said(SAME_PHONE) in refused.content.decode()
+    sheet.refresh_from_db()
+    assert sheet.status == "entered" and sheet.confirmed_by_entry is None
+    # Another phone with the table's link alone cannot confirm it either; the seat it chose
+    # stays chosen beside the refusal.
+    other = Client()
+    refused = _confirm(other, running, sheet, {"as": "E"})
     assert refused.status_code == 400
     body = refused.content.decode()
     assert "введите ПИН-код с именной карточки" in body
     assert "по одной ссылке стола протокол можно внести, но не подтвердить" in body.lower()
     sheet.refresh_from_db()
     assert sheet.status == "entered" and sheet.confirmed_by_entry is None
-    # The seat the device chose stays chosen beside the refusal.
     form = body[body.index('id="confirm-form-1"') :]
     assert re.search(r'<option value="E" selected>', form[: form.index("</form>")])
 
 
 def test_his_pin_confirms_and_says_who_and_how(client, running):
+    """E's PIN confirms on the phone that entered the sheet once N's PIN is on the entry:
+    without it, the same phone is refused; the same result entered again with N's PIN makes
+    the entry N's proven one."""
     _enter(client, running, who={"as": "N"})
     sheet = ScoreSheet.objects.get()
     east = _entry(running, "E")
+    refused = _confirm(client, running, sheet, {"as": "E", "pin": east.pin})
+    assert refused.status_code == 400 and _said(SAME_PHONE) in refused.content.decode()
+    north = _entry(running, "N")
+    assert _enter(client, running, who={"as": "N", "pin": north.pin}).status_code == 302
+    sheet.refresh_from_db()
+    assert sheet.current.number == 1 and sheet.current.proof == Proof.PIN
+    assert sheet.current.entered_by_entry == north
     assert _confirm(client, running, sheet, {"as": "E", "pin": east.pin}).status_code == 302
     sheet.refresh_from_db()
     assert sheet.status == "confirmed"
@@ -65,11 +111,13 @@ def test_his_own_link_confirms_without_a_pin(client, running):
     _enter(client, running, who={"as": "N"})
     sheet = ScoreSheet.objects.get()
     south = _entry(running, "S")
-    page = client.get(round_link(running, f"?me={south.key}")).content.decode()
+    # On his own phone: the phone that entered it without a PIN does not confirm it.
+    own = Client()
+    page = own.get(round_link(running, f"?me={south.key}")).content.decode()
     form = page[page.index('id="confirm-form-1"') :]
     form = form[: form.index("</form>")]
     assert 'name="pin"' not in form and "со своей страницы" in form
-    done = _confirm(client, running, sheet, {"me": south.key, "as": "S"})
+    done = _confirm(own, running, sheet, {"me": south.key, "as": "S"})
     assert done.status_code == 302
     sheet.refresh_from_db()
     assert sheet.status == "confirmed"
@@ -91,12 +139,17 @@ def test_the_one_who_entered_cannot_confirm_even_with_his_pin(client, running):
     _enter(client, running, who={"as": "N", "pin": north.pin})
     sheet = ScoreSheet.objects.get()
     refused = _confirm(client, running, sheet, {"as": "N", "pin": north.pin})
-    assert refused.status_code == 400 and "не может его подтвердить" in refused.content.decode()
+    assert refused.status_code == 400 and _said(SAME_PERSON) in refused.content.decode()
+    assert ScoreSheet.objects.get().status == "entered"
+    # Nor from his own page on his own phone.
+    refused = _confirm(Client(), running, sheet, {"me": north.key})
+    assert refused.status_code == 400 and _said(SAME_PERSON) in refused.content.decode()
     assert ScoreSheet.objects.get().status == "entered"
 
 
 def test_a_wrong_pin_is_a_400_naming_the_pin_and_five_lock_that_player(client, running):
-    _enter(client, running, who={"as": "N"})
+    north = _entry(running, "N")
+    _enter(client, running, who={"as": "N", "pin": north.pin})
     sheet = ScoreSheet.objects.get()
     east = _entry(running, "E")
     wrong = f"{(int(east.pin) + 1) % 10**PIN_DIGITS:0{PIN_DIGITS}d}"
@@ -196,11 +249,19 @@ def test_a_round_no_longer_at_the_table_is_written_only_with_a_proof(client, run
     assert late.open and late.at_table_now
     rounds.round_start(Round.objects.get(room=running.round.room, number=2))
     services.play_access_set(running, "open", by_user=director)
+    # Its page first asks who he is («Тур окончен»): the table's link alone writes nothing.
+    gated = _enter(client, running, who={"as": "N"})
+    body = gated.content.decode()
+    assert gated.status_code == 400 and 'id="round-over"' in body and 'id="round-error"' in body
+    assert not ScoreSheet.objects.exists()
+    north = _entry(running, "N")
+    passed = client.post(round_link(running), {"as": "N", "pin": north.pin})
+    assert passed.status_code == 302 and passed.url == round_link(running, "?as=N")
+    # Past the gate, a write without a PIN is still refused: only a proof writes it.
     refused = _enter(client, running, who={"as": "N"})
     assert refused.status_code == 400
     assert "Тур 1 больше не за этим столом" in refused.content.decode()
     assert not ScoreSheet.objects.exists()
-    north = _entry(running, "N")
     saved = _enter(client, running, who={"as": "N", "pin": north.pin})
     assert saved.status_code == 302
     sheet = ScoreSheet.objects.get()
@@ -236,13 +297,24 @@ def test_pins_are_four_random_digits_per_player(session15):
 
 def test_the_service_refuses_a_players_confirmation_without_a_proof(running):
     done = services.sheet_record(
-        running, running.board_set.deals.get(number=1), _data(), by_entry=_entry(running, "N")
+        running,
+        running.board_set.deals.get(number=1),
+        _data(),
+        by_entry=_entry(running, "N"),
+        device="phone-n",
     )
-    assert done.version.proof == Proof.SEAT
+    assert done.version.proof == Proof.SEAT and done.version.device == "phone-n"
+    east = _entry(running, "E")
     with pytest.raises(services.ValidationError) as refused:
-        services.sheet_confirm(done.sheet, by_entry=_entry(running, "E"))
+        services.sheet_confirm(done.sheet, by_entry=east, device="phone-e")
     assert "pin" in refused.value.message_dict
-    confirmed = services.sheet_confirm(done.sheet, by_entry=_entry(running, "E"), proof=Proof.PIN)
+    # An entry without a proof is not confirmed from its phone, nor from no phone said.
+    for device in ("phone-n", ""):
+        with pytest.raises(PermissionDenied):
+            services.sheet_confirm(done.sheet, by_entry=east, proof=Proof.PIN, device=device)
+    done.sheet.refresh_from_db()
+    assert done.sheet.status == "entered"
+    confirmed = services.sheet_confirm(done.sheet, by_entry=east, proof=Proof.PIN, device="phone-e")
     assert confirmed.status == "confirmed"
 
 
@@ -260,7 +332,8 @@ def test_the_api_says_who_entered_and_confirmed_and_how(client, director_client,
     _enter(client, running, who={"as": "N"})
     sheet = ScoreSheet.objects.get()
     east = _entry(running, "E")
-    _confirm(client, running, sheet, {"as": "E", "pin": east.pin})
+    # From another phone: the one that entered it without a PIN does not confirm it.
+    assert _confirm(Client(), running, sheet, {"as": "E", "pin": east.pin}).status_code == 302
     event = running.round.room.session.event
     listed = director_client.get(f"/api/v1/events/{event.pk}/sheets/").json()
     row = next(r for r in listed if r["id"] == sheet.pk)
@@ -275,7 +348,8 @@ def test_the_api_says_who_entered_and_confirmed_and_how(client, director_client,
 def test_a_refused_pin_on_the_round_page_does_not_mark_that_seat_as_you(client, running):
     """Issue 21, finding 7: «(вы)» only after a right PIN — on the round page as on the deal
     form. The seat the gate led him to (?as=, after his PIN) and his own link are «(вы)»."""
-    _enter(client, running, who={"as": "N"})
+    north = _entry(running, "N")
+    _enter(client, running, who={"as": "N", "pin": north.pin})  # confirmable on this phone
     sheet = ScoreSheet.objects.get()
     east = _entry(running, "E")
     wrong = f"{(int(east.pin) + 1) % 10**PIN_DIGITS:0{PIN_DIGITS}d}"
@@ -286,7 +360,7 @@ def test_a_refused_pin_on_the_round_page_does_not_mark_that_seat_as_you(client, 
     # The seat stays chosen in the form, with why beside it.
     assert re.search(r'<option value="E" selected>', body)
     by_gate = client.get(round_link(running) + "?as=E").content.decode()
-    assert f"{east.full_name} <strong>(вы)</strong>" in by_gate
+    assert f"<bdi>{east.full_name}</bdi> <strong>(вы)</strong>" in by_gate
     by_link = client.get(round_link(running) + f"?me={east.key}").content.decode()
-    assert f"{east.full_name} <strong>(вы)</strong>" in by_link
+    assert f"<bdi>{east.full_name}</bdi> <strong>(вы)</strong>" in by_link
     assert 'id="back-to-mine"' in by_link and 'id="back-to-mine"' not in by_gate
