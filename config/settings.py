@@ -104,7 +104,7 @@ MIDDLEWARE = [
     "config.headers.SecurityHeadersMiddleware",  # no-store on private pages; the CSP
     "config.pwa.OfflineMiddleware",  # X-Offline: keep, read before the no-store above
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    "config.locale.LocaleMiddleware",  # the public pages' language is in their address
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -130,6 +130,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "config.locale.public_languages",
             ],
         },
     },

@@ -1,3 +1,4 @@
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
@@ -39,12 +40,17 @@ urlpatterns = [
     path("manifest.webmanifest", manifest, name="manifest"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("director/", include(director)),  # the director's pages (login; his own events)
-    path("e/", include(public)),  # an event's public pages (nothing before publishing)
     path("p/", include("scoring.urls_player")),  # with events' clock.json and QR
     path("t/", include("scoring.urls_table")),
-    path("ladder/", include("scoring.urls_ladder")),  # the public club ladders
     path("api/", include("config.api")),
     path("admin/", admin.site.urls),
+    # The public pages, their language in the address: /e/… in Russian, /en/e/… in English
+    # (config/locale.py): one answer per address, shared by every reader.
+    *i18n_patterns(
+        path("e/", include(public)),  # an event's public pages (nothing before publishing)
+        path("ladder/", include("scoring.urls_ladder")),  # the public club ladders
+        prefix_default_language=False,
+    ),
 ]
 
 # Private links (/p/, /t/) answer a phone page in the reader's language; the rest Django's.

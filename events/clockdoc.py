@@ -97,6 +97,13 @@ def clock_key(room_id: int) -> str:
     return _clock_key(room_id)
 
 
+def results_key(event_id: int) -> str:
+    """An event's own token for its public pages: what they show beside the rooms' sheets,
+    adjustments and clocks (those bump the rooms' console tokens) and the setup — publishing
+    or withdrawing, the director showing a session's deals, a deal's cards or analysis."""
+    return f"results:event:{event_id}"
+
+
 def console_key(room_id: int) -> str:
     return _console_key(room_id)
 
@@ -232,6 +239,12 @@ def entries_changed(entry_ids) -> None:
     keys = [entry_key(pk) for pk in sorted(set(entry_ids))]
     if keys:
         _bump_now_and_after_commit(keys)
+
+
+def results_changed(event_id: int) -> None:
+    """What an event's public pages show changed beyond its rooms' sheets and clocks
+    (:func:`results_key`)."""
+    _bump_now_and_after_commit([results_key(event_id)])
 
 
 def setup_changed() -> None:

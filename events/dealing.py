@@ -22,7 +22,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from events import afterwards, cards
+from events import afterwards, cards, clockdoc
 from events.models import Deal, Session
 
 ANALYSE_TASK = "scoring.deals_analyse"
@@ -34,6 +34,11 @@ def analysis_queue(session_id: int, deal_ids: list[int] | None = None) -> None:
     """The double-dummy analysis of the session's deals, after commit and response (by
     name: the task is the scoring layer's). Optional work: a broker that cannot take it is
     logged, and «Проанализировать» on the session page queues it again."""
+
+    # The cards changed: the public hand records and travellers show them (once played out).
+    event_id = Session.objects.filter(pk=session_id).values_list("event_id", flat=True).first()
+    if event_id is not None:
+        clockdoc.results_changed(event_id)
 
     def send():
         try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from events import clockdoc
 from events.dealing import deal_cards, session_deals
 from events.models import Deal, Session
 from scoring.boxes import deal_play_versions
@@ -117,4 +118,6 @@ def session_analyse(session_id: int, deal_ids: list[int] | None = None) -> int:
             continue
         if deal_analyse(deal, table=fresh, game=game):
             done += 1
+            # The public hand records and travellers show it (once the deal is played out).
+            clockdoc.results_changed(session.event_id)
     return done

@@ -419,4 +419,5 @@ def deals_show(session: Session, *, by_user) -> DealsShown:
     found, _created = DealsShown.objects.get_or_create(
         session=session, defaults={"shown_by": by_user, "shown_at": timezone.now()}
     )
+    clockdoc.results_changed(session.event_id)  # the public pages show them now
     return found

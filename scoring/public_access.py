@@ -5,11 +5,15 @@ module (views_public, views_hands)."""
 
 from __future__ import annotations
 
+from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext as _
 
 from events.models import Event
+from scoring import public_cache
 from scoring.card_address import card_refs
 from scoring.disclosure import DIRECTOR_VIEW, VIEW_PARAM, director_view, is_director
 from scoring.display import figure_unit
@@ -45,6 +49,23 @@ def public_results(view):
     results not published yet) is never stored by a browser or a proxy (``no-store``)."""
 
     def wrapped(request, slug, **kwargs):
+        found, stamp = public_cache.version(slug)
+        if found is None:
+            raise Http404(_("No such event."))
+        # The page follows the results by itself: it asks this small document and reloads
+        # when the version it was drawn at is no longer the current one.
+        request.public_version = public_cache.short(stamp)
+        request.public_version_url = reverse("public:version", args=[slug])
+
+        def draw():
+            try:
+                event, preview = _event(request, slug)
+            except _Hidden:
+                return _hidden(request, slug)
+            return view(request, event, preview, **kwargs)
+
+        if public_cache.shared(request):
+            return public_cache.serve(request, stamp, draw)
         try:
             event, preview = _event(request, slug)
         except _Hidden:
@@ -104,3 +125,22 @@ def base_context(event, preview, request=None) -> dict:
         # Each player's card address by his number ({% card_url %}), one query when read.
         "card_refs": SimpleLazyObject(lambda: card_refs(event)),
     }
+
+
+def version_json(request, slug):
+    """``/e/<slug>/results/version.json``: the version of everything the event's public
+    pages show (``scoring.public_cache``), which a page that refreshes itself asks every
+    few seconds, reloading only when it changed. No query once warm; a 304 to a reader who
+    has it."""
+    found, stamp = public_cache.version(slug)
+    if found is None:
+        raise Http404(_("No such event."))
+    short = public_cache.short(stamp)
+    etag = f'"{short}"'
+    if public_cache.matches(request, etag):
+        response = HttpResponseNotModified()
+    else:
+        response = JsonResponse({"version": short})
+    response["ETag"] = etag
+    response["Cache-Control"] = f"public, max-age={public_cache.MAX_AGE}"
+    return response

@@ -6,6 +6,7 @@ from events.spreadsheet import file_paths as files
 from scoring import views_hands
 from scoring import views_public as views
 from scoring.card_address import CardRefConverter
+from scoring.public_access import version_json
 
 register_converter(CardRefConverter, "card")
 
@@ -13,6 +14,7 @@ register_converter(CardRefConverter, "card")
 
 urlpatterns = [
     path("<slug:slug>/results/", views.results, name="event"),
+    path("<slug:slug>/results/version.json", version_json, name="version"),
     *files("<slug:slug>/results/standings", views.results_file, "event"),
     path("<slug:slug>/results/sessions/<int:number>/", views.session_results, name="session"),
     *files("<slug:slug>/results/sessions/<int:number>/standings", views.session_file, "session"),

@@ -31,7 +31,7 @@ from django.views.decorators.http import require_POST
 
 from events.models import Event, Person
 from scoring import ladder as core
-from scoring import ladders
+from scoring import ladders, public_cache
 from scoring.forms_ladder import LadderFilterForm, LadderForm
 from scoring.ladder_chart import chart
 from scoring.models import Ladder, LadderGrade, LadderRow
@@ -135,13 +135,21 @@ def _key(kind: str, ladder: Ladder, *parts) -> str:
 
 def _cached(request, key: str, build, title: str):
     """The page around its content, the content from the cache or ``build()`` (which
-    returns the content and whether it may be kept: a refused filter is not)."""
-    content = cache.get(key)
-    if content is None:
-        content, keep = build()
-        if keep:
-            cache.set(key, content, CACHE_SECONDS)
-    return render(request, "ladder/page.html", {"content": mark_safe(content), "title": title})
+    returns the content and whether it may be kept: a refused filter is not). An anonymous
+    reader's whole answer is the shared copy of ``key`` (``scoring.public_cache``): an ETag,
+    a 304 to a tab that has it, no cookie."""
+
+    def draw():
+        content = cache.get(key)
+        if content is None:
+            content, keep = build()
+            if keep:
+                cache.set(key, content, CACHE_SECONDS)
+        return render(request, "ladder/page.html", {"content": mark_safe(content), "title": title})
+
+    if public_cache.shared(request):
+        return public_cache.serve(request, key, draw)
+    return draw()
 
 
 # --- the public ladder --------------------------------------------------------------------

@@ -1,0 +1,224 @@
+"""The public pages drawn once per change and shared by every reader (issue 36).
+
+An event's public results — the results page, the session standings, cards, travellers,
+hand records and their files — are read by a whole hall at the end of a round and by its
+clubs at home. Drawing them for every reader would take the server from the phones' clocks
+(a standing of 400 rows is ~100 ms), so an anonymous reader's answer is kept whole in the
+shared cache, under a **version** made of what it shows:
+
+- the setup token (seating, the event's and the players' details: ``events.clockdoc``),
+- the event's own results token (publishing or withdrawing, the director showing a
+  session's deals, a deal's cards or analysis: ``clockdoc.results_key``),
+- every room's console token (each sheet, adjustment, table opened or closed, round
+  started or ended — so each deal played out, ``scoring.disclosure``),
+
+with the page's address (its language is in it: ``config.locale``). Reading the version is
+two round trips to the cache and no query once warm; a change bumps a token, so the next
+reader draws the page again — the rate of drawing follows the rate of results, not the
+number of readers.
+
+The answer carries a strong ``ETag`` of that version and ``Cache-Control: public,
+max-age=…``: a tab that asks again with ``If-None-Match`` gets a 304 before anything is
+drawn or read. It sets no cookie and varies on nothing but ``Accept-Encoding`` (a kept
+gzip copy for readers that take it). Only anonymous readers share it: a request carrying a
+session cookie (the director, who may see more and is shown a switch to his own view) is
+drawn for him alone and never stored (``no-store``, ``scoring.public_access``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpResponse, HttpResponseNotModified
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+
+from events import clockdoc
+from events.models import Event, Room
+
+#: How long a browser (or a proxy) may reuse an answer without asking; after that it asks
+#: with ``If-None-Match`` and gets a 304 while nothing changed.
+MAX_AGE = 5
+#: Answers smaller than this are sent as they are.
+GZIP_FROM = 1024
+#: The headers of a drawn answer that are kept with it.
+KEPT_HEADERS = ("Content-Type", "Content-Disposition", "Content-Language")
+
+
+@dataclass(frozen=True)
+class PublicEvent:
+    """What the version needs of an event, kept under the setup token (its rooms change
+    only with the seating)."""
+
+    pk: int
+    slug: str
+    room_ids: tuple[int, ...]
+
+
+def public_event(slug: str, setup: str) -> PublicEvent | None:
+    """The event of ``slug`` and its rooms, from the cache under the setup token."""
+
+    def build():
+        found = Event.objects.filter(slug=slug).values_list("pk", flat=True).first()
+        if found is None:
+            return False  # kept too: a wrong address asked again costs nothing
+        rooms = tuple(
+            Room.objects.filter(session__event_id=found).order_by("pk").values_list("pk", flat=True)
+        )
+        return PublicEvent(found, slug, rooms)
+
+    found = clockdoc.by_tokens(f"public-event:{slug}:{setup}", build)
+    return found or None
+
+
+def version(slug: str) -> tuple[PublicEvent | None, str]:
+    """The event of ``slug`` and the version of everything its public pages show (see the
+    module): two round trips to the cache, no query once warm."""
+    setup = clockdoc.tokens([clockdoc.SETUP])[clockdoc.SETUP]
+    found = public_event(slug, setup)
+    if found is None:
+        return None, f"none:{setup}"
+    keys = [clockdoc.results_key(found.pk), *(clockdoc.console_key(pk) for pk in found.room_ids)]
+    tokens = clockdoc.tokens(keys)
+    return found, ":".join([setup, *(tokens[k] for k in keys)])
+
+
+def _page_key(request, stamp: str) -> str:
+    query = "&".join(sorted(f"{k}={v}" for k, values in request.GET.lists() for v in values))
+    text = "\n".join([request.path, query, translation.get_language() or "", stamp])
+    return hashlib.sha256(text.encode()).hexdigest()[:40]
+
+
+def _etag(key: str) -> str:
+    return f'"{key[:32]}"'
+
+
+def short(stamp: str) -> str:
+    """The version as pages and the version document show it."""
+    return hashlib.sha256(stamp.encode()).hexdigest()[:20]
+
+
+def matches(request, etag: str) -> bool:
+    asked = request.META.get("HTTP_IF_NONE_MATCH", "")
+    return asked.strip() == "*" or etag in [tag.strip() for tag in asked.split(",")]
+
+
+def _shared_headers(response, etag: str) -> None:
+    response["ETag"] = etag
+    response["Cache-Control"] = f"public, max-age={MAX_AGE}"
+    patch_vary_headers(response, ("Accept-Encoding",))
+
+
+def _stored(response) -> dict:
+    body = response.content
+    return {
+        "status": response.status_code,
+        "body": body,
+        "gz": gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_FROM else None,
+        "headers": {h: response[h] for h in KEPT_HEADERS if h in response},
+    }
+
+
+def _answer(request, kept: dict, etag: str) -> HttpResponse:
+    takes_gzip = "gzip" in request.META.get("HTTP_ACCEPT_ENCODING", "")
+    body = kept["gz"] if takes_gzip and kept["gz"] is not None else kept["body"]
+    response = HttpResponse(body, status=kept["status"])
+    for name, value in kept["headers"].items():
+        response[name] = value
+    if body is kept["gz"]:
+        response["Content-Encoding"] = "gzip"
+    response["Content-Length"] = str(len(body))
+    _shared_headers(response, etag)
+    return response
+
+
+def shared(request) -> bool:
+    """Whether this request may be answered from the shared copy: an anonymous reader's
+    GET (no session cookie: nobody is signed in) asking for no view of his own."""
+    return (
+        request.method in ("GET", "HEAD")
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and "view" not in request.GET
+    )
+
+
+class _NoMessages(list):
+    """The messages of a shared answer: none, and nothing read from a cookie or a session
+    to find that out (which would make the answer vary by cookie)."""
+
+    def update(self, response):
+        return None
+
+
+def anonymous(request) -> None:
+    """Draw the page as for anybody: no session read (``Vary: Cookie``), no message."""
+    from django.contrib.auth.models import AnonymousUser
+
+    request.user = AnonymousUser()
+    request._messages = _NoMessages()
+
+
+def serve(request, stamp: str, draw) -> HttpResponse:
+    """The shared answer for ``request`` at ``stamp`` (its version): a 304 when the reader
+    has it, else the kept copy, else ``draw()`` kept — 200 and 403 answers (a deal in play,
+    results not published) alike."""
+    key = _page_key(request, stamp)
+    etag = _etag(key)
+    if matches(request, etag):
+        response = HttpResponseNotModified()
+        _shared_headers(response, etag)
+        return response
+    cache_key = f"public-page:{key}"
+    keep = clockdoc.LOCAL not in stamp  # Redis down: tokens made up for this one read
+    kept = _pages.get(cache_key) if keep else None
+    if kept is None and keep:
+        kept = cache.get(cache_key)
+        if kept is not None:
+            _pages.put(cache_key, kept)
+    if kept is None:
+        anonymous(request)
+        response = draw()
+        if response.status_code not in (200, 403) or response.streaming:
+            return response
+        kept = _stored(response)
+        if keep:
+            cache.set(cache_key, kept, clockdoc.DOC_TIMEOUT)
+            _pages.put(cache_key, kept)
+    return _answer(request, kept, etag)
+
+
+class _Recent:
+    """This process's copies of the last pages it served (a few hundred: a page is up to
+    ~150 KB): a reader's request then costs no round trip for the page itself."""
+
+    def __init__(self, size: int):
+        self._items: OrderedDict = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()  # gunicorn's threads share it
+
+    def get(self, key):
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_pages = _Recent(200)
