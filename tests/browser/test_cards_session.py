@@ -166,6 +166,9 @@ def test_a_session_with_dealt_sets_a_fouled_box_and_the_hand_records(
     expect(phone.locator("#known-talon")).to_have_count(0)  # not shown before the play
     fill_on_phone(phone, data2, found)
     phone.get_by_role("button", name="Проверить").click()
+    # «Проверить» says nothing of the talon (docs/game.md §2.7): «Сохранить» compares it.
+    expect(phone.locator("#group-talon .error")).to_have_count(0)
+    phone.get_by_role("button", name="Сохранить").click()
     refusal = phone.locator("#group-talon .error")
     expect(refusal).to_contain_text("коробка не совпадает")
     shot(phone, "cards-day-02-talon-refused-360")
