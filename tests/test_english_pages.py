@@ -294,8 +294,13 @@ def test_every_page_in_english_has_no_cyrillic_but_names(client, director, eveni
         {"round": play.round_id, "table": "9", "score": "A", "reason": ""},
     )
 
-    # «Round over!»: the phones, the hall and the console after the bell.
+    # «Round over!»: the phones, the hall and the console after the bell. The round's page
+    # asks who he is first («Round over», «Who are you?»); his PIN shows its sheets.
     finish(play.round)
+    reader.get(f"/t/{play.key}/")
+    reader.post(f"/t/{play.key}/", {"as": "N", "pin": ""})
+    reader.post(f"/t/{play.key}/deals/1/", {"contract": "passed", "check": "1"})
+    reader.post(f"/t/{play.key}/", {"as": "N", "pin": north.pin}, expect=(302,))
     _phone_pages(reader, play, at_table)
     _hall(reader, event)
     reader.get(f"/director/events/{pk}/rooms/{play.table.room_id}/")

@@ -167,6 +167,11 @@ def test_even_with_published_results_a_director_of_another_event_writes_nothing(
     assert event.results_public
 
 
+#: The API's results: they answer their director what the public sees, his own view behind
+#: ``?view=director`` (scoring.disclosure).
+RESULTS = {"scoring-standings", "scoring-traveller", "scoring-card"}
+
+
 def test_the_owner_gets_his_event_and_the_same_404_for_a_missing_one(world, director_client):
     event, ids, nested = world
     missing = event.pk + 1000
@@ -176,6 +181,12 @@ def test_the_owner_gets_his_event_and_the_same_404_for_a_missing_one(world, dire
         status = director_client.get(nowhere).status_code
         assert status in (404, 405), (nowhere, status)
         if status == 404 and "report_pk" not in route:  # no box report was made
+            if name in RESULTS:
+                # Without the switch he reads what the public does: the deal, still in
+                # play at other tables, is refused to him as to anyone.
+                public = director_client.get(there).status_code
+                assert public == (403 if name == "scoring-traveller" else 200), (there, public)
+                there += "?view=director"
             found = director_client.get(there)
             assert found.status_code not in (401, 403, 404), (there, found.status_code)
 

@@ -331,9 +331,13 @@ def test_the_xlsx_are_hidden_until_published_as_their_csv(client, director, mid_
             response = client.get(url)
             assert response.status_code == 403, (kind, name)
             assert 'id="results-hidden"' in response.content.decode(), (kind, name)
-    client.force_login(director)  # the director's preview
+    client.force_login(director)  # the director's preview: what the public will see…
     for name, url in _public(event, play, "xlsx").items():
-        assert client.get(url).status_code == 200, name
+        # … the deal still in play at other tables refused, as to the public
+        assert client.get(url).status_code == (403 if name == "traveller" else 200), name
+        # … and everything on his own view.
+        own = client.get(f"{url}?view=director")
+        assert own.status_code == 200 and "no-store" in own["Cache-Control"], name
 
 
 @db

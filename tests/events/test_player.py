@@ -80,7 +80,7 @@ def test_name_cards_and_a_big_qr_are_the_directors_own(director_client, other_cl
 
 def test_the_phone_shows_own_points_and_percentages_once_published(client, session15, director):
     from scoring import services
-    from tests.factories import THREE_DIAMONDS, play_of
+    from tests.factories import THREE_DIAMONDS, play_of, play_out
 
     rounds.round_start(Round.objects.get(room__session=session15, number=1))
     play = play_of(session15, 1, 1)
@@ -94,8 +94,13 @@ def test_the_phone_shows_own_points_and_percentages_once_published(client, sessi
     event = session15.event
     event.results_public = True
     event.save()
+    # The deal is still to be played at other tables: no figure (it compares him with
+    # them) and no place — the public standing counts the deals played out only.
     body = client.get(f"/p/{entry.key}/").content.decode()
-    assert "50.00" in body  # the only result of its pocket so far: Neuberg keeps it at 50 %
+    assert ">70</td>" in body and "50.00" not in body and "Место " not in body
+    play_out(session15)
+    body = client.get(f"/p/{entry.key}/").content.decode()
+    assert "50.00" in body  # the only result of its pocket: Neuberg keeps it at 50 %
     assert "Место " in body
 
 

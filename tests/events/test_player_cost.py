@@ -11,7 +11,7 @@ from django.utils import translation
 from events import rounds
 from events import services as event_services
 from events.models import Entry, Round, Seat
-from scoring import player_page, services, standings
+from scoring import disclosure, player_page, services, standings
 from scoring.models import TablePlay
 from tests.factories import (
     THREE_DIAMONDS,
@@ -27,10 +27,14 @@ pytestmark = pytest.mark.django_db
 # What a phone reads after a change: entry, the rooms of his sessions (after a change of the
 # seating only), room, rounds, seats, sets, open sheets, played deals; once published also
 # the sessions, their cache check (2), his figures, the totals, the round penalties and the
-# substitutions. One more for a replaced player (who replaced him). Until the next change
-# the fragment comes from the cache: the entry alone.
+# substitutions; and which deals are played out (scoring.disclosure: the session's rooms and
+# the director's mark, then the rule's five queries after a change) with the totals over
+# those deals alone (the cache check again (2), the played-out deals' figures, the session's
+# players), as the public standing counts them (docs/game.md §4.4–4.5). One more for a
+# replaced player (who replaced him). Until the next change the fragment comes from the
+# cache: the entry alone.
 UNPUBLISHED_MAX = 9
-PUBLISHED_MAX = 16
+PUBLISHED_MAX = 27
 CACHED_MAX = 1
 
 
@@ -51,6 +55,14 @@ def _fragment_queries(client, entry) -> int:
         response = client.get(f"/p/{entry.key}/places")
     assert response.status_code == 200
     return len(captured)
+
+
+def _play_out_deal(play, number, director, data=THREE_DIAMONDS):
+    """The director writes deal ``number`` of ``play``'s set at every table that holds the
+    set (confirming a table's own sheet of the same result): the deal is played out, and
+    counts in the public totals and places (scoring.disclosure)."""
+    for other in TablePlay.objects.filter(board_set=play.board_set).select_related("board_set"):
+        services.sheet_record(other, deal_of(other, number), data, by_user=director)
 
 
 def _north_of_table_1(session):
@@ -106,9 +118,17 @@ def test_a_saved_sheet_shows_on_the_players_next_fragment(client, director, sess
     event = session15.event
     event.results_public = True
     event.save()
+    # Published, but the deal is still to be played at other tables: no figure, no place.
+    body = client.get(f"/p/{north.key}/places").content.decode()
+    assert ">70</td>" in body and "50.00" not in body and "Место " not in body
+    _play_out_deal(play, 1, director)
     assert "50.00" in client.get(f"/p/{north.key}/places").content.decode()
-    # Published: his next deal's figure shows on the very next read as well.
+    # Published: his next deal's figure shows on the very next read as well — the read
+    # after the save that plays it out at the last table.
     services.sheet_record(play, deal_of(play, 2), THREE_DIAMONDS, by_user=director)
+    body = client.get(f"/p/{north.key}/places").content.decode()
+    assert "1.2 <small" in body and body.count(">50.00</td>") == 1
+    _play_out_deal(play, 2, director)
     body = client.get(f"/p/{north.key}/places").content.decode()
     assert "1.2 <small" in body and body.count(">50.00</td>") == 2
     assert "по 2 сдачам" in body
@@ -171,19 +191,39 @@ def test_the_place_on_the_phone_is_the_row_of_the_session_standing(client, direc
     late = event_services.entry_create(event, last_name="Поздний", first_name="П")
     leaving = Entry.objects.get(event=event, number=7)
     seat_substitute(session15, leaving=leaving, arriving=late, from_round=2)
+    # Deal 1 of table 2's set played out: the director writes it, a different result each
+    # time, at the other tables that hold the set (later rounds); the other sets' deal 1 is
+    # still to be played elsewhere: the public counts deal 2.1 only.
+    second = play_of(session15, 1, 2)
+    later = TablePlay.objects.filter(board_set=second.board_set).exclude(pk=second.pk)
+    for tricks, play in zip((5, 6, 7, 9), later.select_related("board_set"), strict=True):
+        data = dict(THREE_DIAMONDS, tricks={"N": tricks, "E": 10 - tricks})
+        services.sheet_record(play, deal_of(play, 1), data, by_user=director)
     standings.session_refresh(session15)
     rows = standings.session_standings(session15)
+    public = disclosure.Viewer(event, director=False)
+    public_rows = standings.session_standings(session15, public)
+    counted = public.counts(session15)
+    assert counted is not None and counted.count == 1
     for entry in [*Entry.objects.filter(event=event).exclude(pk=late.pk), late]:
         entry.refresh_from_db()
         place = standings.session_place(entry, session15)
         row = next((r for r in rows if entry.pk in r.entry_ids), None)
         assert (place.rank, place.shown, place.deals) == (row.rank, row.shown, row.deals)
+        # The place his phone shows: the row of the public standing.
+        place = standings.session_place(entry, session15, counted)
+        row = next((r for r in public_rows if entry.pk in r.entry_ids), None)
+        if row is None or not row.deals:
+            assert place is None or not place.deals
+        else:
+            assert (place.rank, place.shown, place.deals) == (row.rank, row.shown, row.deals)
     event.results_public = True
     event.save()
-    north = Entry.objects.get(
-        pk=play_of(session15, 1, 2).round.placements.get(table__number=2, position="N").entry_id
-    )
-    row = next(r for r in rows if north.pk in r.entry_ids)
+    table = play_of(session15, 1, 2).round.placements
+    north = Entry.objects.get(pk=table.get(table__number=2, position="N").entry_id)
+    row = next(r for r in public_rows if north.pk in r.entry_ids)
+    assert row.deals == 1 and row.rank != "1–15"
+    assert sorted(r.deals for r in public_rows) != sorted(r.deals for r in rows)
     body = client.get(f"/p/{north.key}/").content.decode()
     assert f"Место {row.rank}: {row.shown} по {row.deals} сдачам" in body
 
@@ -209,6 +249,8 @@ def test_the_fragment_from_the_cache_follows_every_change_it_shows(client, direc
     services.play_access_set(play, "closed", by_user=director)
     assert round_link(play) not in fragment()
     event_services.event_set_results_public(event, True)
+    assert "Место " not in fragment()  # his deal is still to be played at other tables
+    _play_out_deal(play, 1, director)  # … now it is played out: the public counts it
     assert "Место " in fragment()
     event_services.event_set_results_public(event, False)
     assert "Место " not in fragment()

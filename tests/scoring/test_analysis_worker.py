@@ -75,10 +75,11 @@ def test_the_worker_analyses_an_app_dealt_session_deal_by_deal(
     tricks, _discard = solver.solve(hands, "N", "diamonds", "E", talon=list(dealt.talon))
     assert _position() == tricks
 
-    # The traveller shows it in the table's row, and the hand record the whole table.
+    # The traveller shows it in the table's row, and the hand record the whole table: to the
+    # director on his own view (the deal is still to be played at other tables).
     event_set_results_public(event, True)
     body = director_client.get(
-        reverse("public:traveller", args=[event.slug, table_deal.pk])
+        reverse("public:traveller", args=[event.slug, table_deal.pk]) + "?view=director"
     ).content.decode()
     assert f"по картам: {tricks}" in body
     assert 'class="dd-table"' in body

@@ -216,23 +216,32 @@ def test_results_are_public_only_once_published(client, other_director, director
     for url in urls:
         assert client.get(url).status_code == 404, url
     client.force_login(director)
+    # His own view (?view=director): everything, before publishing too; on the public
+    # addresses he reads what the public will (the deal still in play: no traveller).
     for url in urls:
-        assert client.get(url).status_code == 200, url
+        own = client.get(url + ("&" if "?" in url else "?") + "view=director")
+        assert own.status_code == 200, url
+        assert "no-store" in own["Cache-Control"], url
+    for url in urls:
+        assert client.get(url).status_code == (403 if url == urls[2] else 200), url
     assert post(client, f"/api/v1/events/{event.pk}/results-public/", {"public": True}).json() == {
         "public": True,
         "deals": {"shown": 0, "total": 15},  # none played out yet (scoring.disclosure)
     }
+    mine = client.get(urls[1] + "&view=director").json()["standings"][0]
+    assert mine["deals"] == 1 and mine["total"] == 50.0
     client.logout()
     standing = client.get(urls[1]).json()
     assert standing["by"] == "average" and len(standing["standings"]) == 15
-    top = standing["standings"][0]
-    assert top["deals"] == 1 and top["total"] == 50.0
     # The deal is still to be played at the other tables: neither its traveller nor the
-    # result on the card, though the standings are public.
+    # result on the card, and the public totals count only the deals played out (none).
+    assert all(r["deals"] == 0 and r["total"] is None for r in standing["standings"])
     assert client.get(urls[2]).status_code == 403
     early = client.get(urls[3]).json()["deals"][0]
     assert early["in_play"] and early["result"] is None and early["score"] is None
     play_out(play.round.room.session)
+    top = client.get(urls[1]).json()["standings"][0]
+    assert top["deals"] == 1 and top["total"] == 50.0
     traveller = client.get(urls[2]).json()
     assert traveller["tables"][0]["figures"]["N"]["net"] == 50.0
     card = client.get(urls[3]).json()

@@ -190,9 +190,18 @@ def test_the_table_form_carries_the_talon_and_keeps_it_when_refused(client, sess
     assert saved.status_code == 302
     assert ScoreSheet.objects.get(play=first).current.data["talon"] == TALON
     start(second.round)
-    refused = client.post(_deal_url(second), form | {"talon": ["SA", "H8"]})
+    # «Проверить» does not compare the talon: an answer before the play would tell it.
+    wrong = form | {"talon": ["SA", "H8"]}
+    checked = client.post(_deal_url(second), wrong)
+    assert checked.status_code == 200 and checked.context["checked"].data["talon"] == ["SA", "H8"]
+    assert boxes.talon_refusals(second, deal_of(second, 1)) == []
+    # «Сохранить» does, on the talon's own field; the refused talon is kept as tried.
+    digest = checked.context["form"].data["checked"]
+    refused = client.post(_deal_url(second), wrong | {"checked": digest, "save": "1"})
     assert refused.status_code == 400
     assert list(refused.context["form"].errors) == ["talon"]
+    assert not ScoreSheet.objects.filter(play=second).exists()
+    assert len(boxes.talon_refusals(second, deal_of(second, 1))) == 1
     body = refused.content.decode()
     # Everything typed is kept: the cards ticked and the rest of the sheet.
     assert 'value="H8" id="group-talon-H8" checked' in body

@@ -100,7 +100,16 @@ def test_the_director_sees_every_deal_and_the_public_the_played_out(
     deal = deal_of(play_of(session15, 1, 1), 1)
     url = reverse("public:traveller", args=[event.slug, deal.pk])
     assert client.get(url).status_code == 403
-    assert 'id="traveller"' in director_client.get(url).content.decode()
+    # The public address shows the director what the public sees; his own view is behind
+    # the switch (?view=director), marked, and kept by no browser or proxy.
+    public = director_client.get(url)
+    assert public.status_code == 403
+    assert f'href="{url}?view=director"' in public.content.decode()  # his switch
+    own = director_client.get(f"{url}?view=director")
+    body = own.content.decode()
+    assert own.status_code == 200 and 'id="traveller"' in body
+    assert 'class="preview-banner director-view"' in body
+    assert "no-store" in own["Cache-Control"]
 
 
 def test_the_overview_counts_and_the_show_action_needs_its_box_ticked(

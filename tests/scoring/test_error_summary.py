@@ -107,7 +107,9 @@ def test_the_right_pin_marks_the_player_entering_you(client, running):
     assert checked.status_code == 200
     body = checked.content.decode()
     assert 'id="error-summary"' not in body and _autofocused(body) == []
-    assert re.search(rf'id="proven">.*N {re.escape(north.full_name)} <strong>\(вы\)</strong>', body)
+    assert re.search(
+        rf'id="proven">.*N <bdi>{re.escape(north.full_name)}</bdi> <strong>\(вы\)</strong>', body
+    )
     # Proven, but a rule broken: still marked, and the rule summed up.
     broken = _check(client, running, {**GOOD, "trump": "clubs", "as": "N", "pin": north.pin})
     assert broken.status_code == 400
@@ -124,7 +126,9 @@ def test_a_seat_only_chosen_is_not_marked_you(client, running):
 def test_his_own_link_marks_him_you(client, running):
     south = _entry(running, "S")
     body = client.get(round_link(running, f"deals/1/?me={south.key}")).content.decode()
-    assert re.search(rf'id="proven">.*S {re.escape(south.full_name)} <strong>\(вы\)</strong>', body)
+    assert re.search(
+        rf'id="proven">.*S <bdi>{re.escape(south.full_name)}</bdi> <strong>\(вы\)</strong>', body
+    )
 
 
 def test_nobody_chosen_sends_to_the_seats(client, running):
@@ -149,7 +153,14 @@ def test_a_refused_talon_sends_to_the_talons_cards(client, running, director):
     services.sheet_record(
         other, deal_of(other, 1), {**THREE_DIAMONDS, "talon": ["SA", "H7"]}, by_user=director
     )
-    response = _check(client, running, {**GOOD, "as": "N", "talon": ["SA", "H8"]})
+    typed = {**GOOD, "as": "N", "talon": ["SA", "H8"]}
+    # «Проверить» does not compare the talon (docs/game.md §2.7); «Сохранить» does.
+    checked = _check(client, running, typed)
+    assert checked.status_code == 200 and 'id="error-summary"' not in checked.content.decode()
+    digest = checked.context["form"].data["checked"]
+    response = client.post(
+        round_link(running, "deals/1/"), {**typed, "checked": digest, "save": "1"}
+    )
     assert response.status_code == 400
     body = response.content.decode()
     summary = _summary(body)

@@ -389,7 +389,10 @@ def test_the_hand_record_shows_once_published_and_to_the_director_always(
     deal = Deal.objects.filter(board_set__session=dealt).first()
     url = reverse("public:traveller", args=[event.slug, deal.pk])
     assert client.get(url).status_code == 403
-    preview = director_client.get(url).content.decode()
+    # His preview of the unpublished results shows what the public will see (the deal in
+    # play: refused); his own view behind the switch shows the hand record.
+    assert director_client.get(url).status_code == 403
+    preview = director_client.get(f"{url}?view=director").content.decode()
     assert 'id="hand-record"' in preview
     play_out(dealt)
     event_set_results_public(event, True)
@@ -498,7 +501,9 @@ def test_the_pages_read_in_english_too(director_client, event, dealt):
     assert "Dealing sheets" in sheets.content.decode() and "talon" in sheets.content.decode()
     check = director_client.get(reverse("public:session_check", args=[event.slug, dealt.number]))
     assert "Dealing check" in check.content.decode()
-    hands = director_client.get(reverse("public:session_hands", args=[event.slug, dealt.number]))
+    hands = director_client.get(
+        reverse("public:session_hands", args=[event.slug, dealt.number]) + "?view=director"
+    )
     body = hands.content.decode()
     assert "Hand records" in body
     assert re.search(r"</span> [AKQJ]\b", body)  # the ranks in English letters

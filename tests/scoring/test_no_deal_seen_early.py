@@ -2,13 +2,15 @@
 
 An app-dealt session of 15 players (five 3-seat tables, the prime movement, five rounds) is
 played through the phones' own pages — each table enters its sheets from its round link
-(table 1 through the table card's gate, with a PIN) and another seat confirms with his PIN;
-one table a round first types a wrong talon. After every round the director publishes the
+(table 1 through the table card's gate, with a PIN) with the PIN of the player entering, and
+another seat confirms with his PIN on the same phone; one table a round first types a wrong
+talon, which «Проверить» does not compare and «Сохранить» refuses. After every round the director publishes the
 standings, and every public page, download and API answer is read as an outsider, every
 player's phone as that player and every table-round's link as whoever holds it. Nobody may
 see a card, the talon, the seed, the analysis or another table's result of a deal he has
 still to play; the refusal of a wrong talon names no card of the real one; an old table
-link shows nothing of a later round. Only once the last table has written its last sheet
+link shows nothing of a later round, and once its round is over nothing of its own either to
+a phone nobody of that round has proven himself on («Тур окончен»). Only once the last table has written its last sheet
 does everything open, the seed with it.
 
 Which deals are played out is computed here independently of ``scoring.disclosure``: a
@@ -161,7 +163,9 @@ def _walk_phones(evening: Evening, round_number: int) -> None:
 
 def _walk_tables(evening: Evening, round_number: int) -> None:
     """Every round link of every table so far, and its table card's gate: a round link
-    shows its own round only; the gate shows no set and no seat."""
+    shows its own round only — to its holder while the round runs, and once it is over
+    only to a player of it (his own link: ``?me=``), the holder getting «Тур окончен»; the
+    gate shows no set and no seat."""
     phone = Client()
     for play in evening.plays:
         if play.round.number > round_number:
@@ -172,11 +176,27 @@ def _walk_tables(evening: Evening, round_number: int) -> None:
         later_names -= evening.names_at(play.table_id, play.round.number)
         own = {d.pk for d in evening.deals if d.board_set_id == play.board_set_id}
         others = [d for d in evening.deals if d.pk not in own]
+        over = Round.objects.get(pk=play.round_id).state == Round.State.FINISHED
+        player = next(
+            s.entry
+            for s in evening.seats
+            if s.round_id == play.round_id and s.table_id == play.table_id
+        )
         pages = [round_link(play)] + [round_link(play, f"deals/{n}/") for n in (1, 2, 3)]
+        pages += [f"{url}?me={player.key}" for url in pages]
         for url in pages:
             answer = phone.get(url)
-            assert answer.status_code == 200, url
             body = answer.content.decode()
+            if over and "?me=" not in url:
+                # Its holder, unproven: «Тур окончен», nothing of the round's sheets.
+                if url == round_link(play):
+                    assert answer.status_code == 200 and 'id="round-over"' in body, url
+                    assert 'data-deal="' not in body and "known-talon" not in body, url
+                else:
+                    assert answer.status_code == 302, url
+                    assert answer["Location"] == round_link(play), url
+            else:
+                assert answer.status_code == 200, url
             _no_secret(body, others, evening.session.deal_seed, url)
             for name in later_names:
                 assert name not in body, (url, name)
@@ -207,21 +227,30 @@ def _play_round(evening: Evening, director, number: int) -> None:
             gate = f"/t/{play.table.key}/"
             went = phone.post(gate, {"round": str(number), "as": "E", "pin": east.pin})
             assert went.status_code == 302 and went["Location"].startswith(base), went
+        north = Seat.objects.get(round=play.round, table=play.table, position="N").entry
         for deal in play.board_set.deals.order_by("number"):
             result = varied_result(table, number, deal.number, deal.first_hand)
             talon = _talon(deal)
             url = round_link(play, f"deals/{deal.number}/")
             if table == number:
                 # A wrong talon first: refused, naming neither card of the real one.
+                # «Проверить» does not compare it (an answer before the play would tell
+                # the talon); «Сохранить» does.
                 wrong = [c for c in range(32) if c not in talon][:2]
-                refused = phone.post(url, {**_form(result, wrong), "as": "N", "check": "1"})
+                typed = {**_form(result, wrong), "as": "N", "pin": north.pin}
+                checked = phone.post(url, {**typed, "check": "1"})
+                assert checked.status_code == 200 and not checked.context["form"].errors
+                digest = checked.context["form"].data["checked"]
+                refused = phone.post(url, {**typed, "checked": digest, "save": "1"})
+                assert refused.status_code == 400
                 errors = refused.context["form"].errors
                 assert list(errors) == ["talon"], errors
                 text = " ".join(errors["talon"])
                 assert all(_card_text(c) not in text for c in talon), text
                 assert all(_card_text(c) in text for c in wrong), text
                 assert "коробка не совпадает" in text
-            data = {**_form(result, talon), "as": "N"}
+            # With N's PIN: an entry without one is confirmed from another phone only.
+            data = {**_form(result, talon), "as": "N", "pin": north.pin}
             checked = phone.post(url, {**data, "check": "1"})
             assert checked.status_code == 200
             digest = checked.context["form"].data["checked"]

@@ -85,6 +85,9 @@ def test_a_player_with_few_deals_is_marked_and_keeps_his_place(session15, direct
     # Table 2 wrote one deal only: its players stand on 1 deal of the most 3.
     services.sheet_record(two, deal_of(two, 1), THREE_DIAMONDS, by_user=director)
     _publish(event)
+    # The public totals count the deals played out only: none yet, nobody marked.
+    assert "data-few-deals" not in _page(f"/e/{event.slug}/results/sessions/1/")
+    play_out(session15)  # the other tables' rounds over and closed: every deal counts
 
     body = _page(f"/e/{event.slug}/results/sessions/1/")
 

@@ -36,9 +36,10 @@ def _plays_of(deal):
     )
 
 
-def _traveller(client, deal):
+def _traveller(client, deal, query=""):
     event = deal.board_set.session.event
-    return client.get(reverse("public:traveller", args=[event.slug, deal.pk])).content.decode()
+    url = reverse("public:traveller", args=[event.slug, deal.pk])
+    return client.get(url + query).content.decode()
 
 
 def test_two_rooms_show_room_table_and_each_seats_player_with_number(client, event, director):
@@ -121,5 +122,11 @@ def test_the_directors_preview_shows_the_same_note(director_client, session15, d
     one, two = _plays_of(deal)[:2]
     services.sheet_record(one, deal, THREE_DIAMONDS, by_user=director)
     services.sheet_record(two, deal, sheet(tricks={"N": 8, "E": 2}), by_user=director)
-    body = _traveller(director_client, deal)
+    # The deal is still in play: his preview shows what the public will see (no traveller),
+    # his own view (?view=director) shows it with the note.
+    event = session15.event
+    url = reverse("public:traveller", args=[event.slug, deal.pk])
+    assert director_client.get(url).status_code == 403
+    body = _traveller(director_client, deal, "?view=director")
     assert 'class="preview-banner"' in body and "81.25\xa0% вместо 100\xa0%" in body
+    assert 'id="director-view"' in body
