@@ -41,6 +41,31 @@ minute after the return: p95s as ratios to the trivial endpoint of that minute, 
 the last phone saw the end, errors, and the sheets recorded exactly once (their versions
 counted in the database after the run) or lost.
 
+Then the audience (issue 36; ``--phases audience`` runs it alone, after the warm-up): the
+results published, the room's next round started, and for each N of ``--audience`` (1000;
+``--audience 1000,2000`` runs one after the other) N anonymous viewers beside the day's load
+(the 400 phones, the hall screen, the consoles, the round's tables saving deal 1). Each
+viewer is a browser with two tabs, the event's results page and session 1's standings. A tab
+opens its page at a uniform moment of the first ``--audience-ramp`` seconds (10), with the
+files it links (stylesheets, scripts, icons, the manifest, parsed from the HTML as a browser
+finds them; later loads take a file from the browser's HTTP cache while its max-age holds,
+and ask it conditionally after), then reloads it 10 s ± 2 s after each load, asking
+``If-None-Match`` / ``If-Modified-Since`` with the validators it got, ``Accept-Encoding:
+gzip``. A page that names a version document (``data-version-url`` on ``<body>`` or
+``<main>``) has it polled instead, conditionally, every 10 s ± 2 s, and is reloaded only when
+it changed (its version is not the page's ``data-version``, or, on a page that names none,
+not the last one polled). The viewers share one client session without cookies (as the
+phones share one) on connections of their own. After the ramp, one steady minute
+(``--duration``), in which the tables save and the director ends the round by his click
+(«Конец тура!», two thirds into it; if he cannot, the round is ended through the service and
+the goal fails). Measured in that minute: each endpoint's p50/p95 as ratios to the trivial
+endpoint of the minute, the viewers' requests asked and answered (200s, 304s, errors,
+timeouts, bytes on the wire), the headers the pages came with (ETag, Cache-Control, Vary,
+Set-Cookie, gzip), whether the trivial endpoint was itself saturated, the end of the round on
+the phones, and the CPU of the harness and the server. Goals at N = 1,000 (or at the first N
+when 1,000 is not run): the standings' p95 and the phones' clock p95 ≤ 3× the trivial,
+«Конец тура!» on all the phones ≤ 10 s, 0 errors; any other N's figures beside them.
+
 Before the load, in-process with Django's test Client: queries and ms of each polled
 endpoint at 20 and 100 tables and at 10 and 100 rounds (round 1 running, every table's
 deal 1 entered), and on the load event after the run.
@@ -57,6 +82,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gzip
+import hashlib
 import json
 import os
 import random
@@ -71,12 +98,14 @@ import sys
 import tempfile
 import time
 import uuid
+import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urljoin, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -101,6 +130,13 @@ OUTAGE_S = 60.0
 OUTAGE_END_AT_S = 30.0
 RETURN_JITTER_S = 3.0
 RETURN_MINUTE_S = 60.0
+# The audience (--phases audience): a browser tab reloads its page (or polls the page's
+# version document) this long after its last load, ± the jitter; the viewers ask as a
+# Russian browser does, for gzip.
+AUDIENCE_REFRESH_S = 10.0
+AUDIENCE_JITTER_S = 2.0
+AUDIENCE_CLICK_AT = 2 / 3  # the director ends the round this far into the audience's minute
+BROWSER_HEADERS = {"Accept-Encoding": "gzip", "Accept-Language": "ru-RU,ru;q=0.9,en;q=0.8"}
 
 # The endpoints, as the tables below name them.
 TRIVIAL = "trivial GET /i18n/setlang/"
@@ -116,8 +152,13 @@ T_PAGE = "table page"
 T_FORM = "table deal form"
 T_CHECK = "table «Check» POST"
 T_SAVE = "table «Save» POST"
+A_RESULTS = "audience: results page"
+A_STANDINGS = "audience: session standings"
+A_VERSION = "audience: version document"
+A_ASSET = "audience: linked files (css, icon…)"
+AUDIENCE = (A_RESULTS, A_STANDINGS, A_VERSION, A_ASSET)
 ORDER = [TRIVIAL, STATIC, P_CLOCK, P_PLACES, H_CLOCK, C_JSON, C_PAGE, D_START, D_END]
-ORDER += [T_PAGE, T_FORM, T_CHECK, T_SAVE]
+ORDER += [T_PAGE, T_FORM, T_CHECK, T_SAVE, *AUDIENCE]
 
 
 class HarnessError(RuntimeError):
@@ -138,6 +179,7 @@ class Sample:
     outcome: str = "ok"  # ok | error | timeout
     note: str = ""
     done: bool = False  # answered, failed or timed out (not: still in flight, or cancelled)
+    nbytes: int = 0  # the answer on the wire, headers and (compressed) body: ``raw`` calls only
 
 
 @dataclass
@@ -177,6 +219,7 @@ class Run:
     cut_samples: int = 0
     down: asyncio.Event = field(default_factory=asyncio.Event)  # set: the outage has begun
     queued: dict[int, Queued] = field(default_factory=dict)  # table number → its outbox
+    audience: list[dict] = field(default_factory=list)  # each N's minute (the_audience)
 
     def __post_init__(self):
         self.online.set()
@@ -227,10 +270,14 @@ class Run:
         headers=None,
         redirects: bool = False,
         device: str | None = None,
+        raw: bool = False,
     ) -> tuple[Sample, str | None, dict]:
         """One request, recorded; returns the sample, the body (None on failure), headers.
         ``device``: a phone's or a table's, which the outage holds back and cuts (a request
-        cut by it is no sample of the server: ``done`` stays False)."""
+        cut by it is no sample of the server: ``done`` stays False). ``raw``: the body as
+        the bytes that came (a session without ``auto_decompress`` leaves them compressed),
+        the headers case-insensitive with every Set-Cookie, and the bytes on the wire
+        counted."""
         import aiohttp
 
         if device is not None:
@@ -253,9 +300,15 @@ class Run:
                     allow_redirects=redirects,
                     timeout=aiohttp.ClientTimeout(total=self.timeout),
                 ) as response:
-                    body = await response.text(errors="replace")
+                    if raw:
+                        body = await response.read()
+                        head = sum(len(k) + len(v) + 4 for k, v in response.raw_headers)
+                        sample.nbytes = len(body) + head + 17  # + «HTTP/1.1 200 OK\r\n»
+                        answer_headers = response.headers.copy()
+                    else:
+                        body = await response.text(errors="replace")
+                        answer_headers = dict(response.headers)
                     sample.status = response.status
-                    answer_headers = dict(response.headers)
             sample.latency = time.monotonic() - sample.sent
             if sample.status not in expect:
                 sample.outcome = "error"
@@ -655,15 +708,24 @@ async def table_prepare(
     return Prepared(deal_path, hidden_fields(form) | typed | {"save": "1"})
 
 
-async def table_save(run: Run, session, number: int, key: str, at: float, rng: random.Random):
+async def table_save(
+    run: Run,
+    session,
+    number: int,
+    key: str,
+    at: float,
+    rng: random.Random,
+    into: dict[int, str] | None = None,
+):
     """A table's phone saves deal 1: :func:`table_prepare`, then «Save» (the redirect to the
-    round's page followed)."""
+    round's page followed). Its outcome goes to ``into`` (the day's ``run.saves``)."""
+    saves = run.saves if into is None else into
     await asyncio.sleep(max(0.0, at - time.monotonic()))
     if run.stopping:
         return
     prepared = await table_prepare(run, session, key, rng)
     if isinstance(prepared, str):
-        run.saves[number] = prepared
+        saves[number] = prepared
         return
     await asyncio.sleep(rng.uniform(1, 3))  # reading the settlement
     sample, _, headers = await run.call(
@@ -677,13 +739,13 @@ async def table_save(run: Run, session, number: int, key: str, at: float, rng: r
     )
     where = headers.get("Location", "")
     if sample.outcome != "ok":
-        run.saves[number] = f"save {sample.status or sample.outcome}"
+        saves[number] = f"save {sample.status or sample.outcome}"
         return
     if "saved=" not in where:
         sample.outcome, sample.note = "error", "not saved"
-        run.saves[number] = f"save redirected to {where!r}"
+        saves[number] = f"save redirected to {where!r}"
         return
-    run.saves[number] = "saved"
+    saves[number] = "saved"
     await run.call(session, "GET", where, T_PAGE, cause="save")
 
 
@@ -762,10 +824,298 @@ async def lag_meter(run: Run):
         run.loop_lag.append(time.monotonic() - before - 0.1)
 
 
+# --- the audience: anonymous browsers on the public results --------------------------------
+
+_TAG = re.compile(r"<(link|script|img|body|main)\b([^>]*)>", re.IGNORECASE)
+_ATTR = re.compile(r"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
+
+
+def linked_files(page: str, html: str) -> tuple[list[str], str | None, str | None]:
+    """What a browser fetches after a page's HTML: its stylesheets, scripts, icons, manifest
+    and images on this site (in order, once each); the version document its
+    ``data-version-url`` names (on ``<body>`` or ``<main>``), or None; and the version the
+    page was drawn at (``data-version`` beside it), or None."""
+    files, version, drawn = [], None, None
+    for tag, attrs in _TAG.findall(html):
+        a = {k.lower(): unescape(x or y or z) for k, x, y, z in _ATTR.findall(attrs)}
+        tag = tag.lower()
+        if tag in ("body", "main"):
+            if not version and a.get("data-version-url"):
+                version, drawn = a["data-version-url"], a.get("data-version")
+            continue
+        if tag == "link":
+            rel = set(a.get("rel", "").lower().split())
+            url = a.get("href") if rel & {"stylesheet", "icon", "manifest"} else None
+        else:
+            url = a.get("src")
+        if url and not url.startswith(("//", "data:")) and "://" not in url:
+            url = urljoin(page, url).split("#", 1)[0]
+            if url not in files:
+                files.append(url)
+    if version and not version.startswith("//") and "://" not in version:
+        version = urljoin(page, version)
+    else:
+        version, drawn = None, None
+    return files, version, drawn
+
+
+def fresh_for(headers) -> float | None:
+    """How long a browser may take the answer from its cache without asking (Cache-Control's
+    max-age), or None: it asks again (conditionally, with the validators it got)."""
+    control = headers.get("Cache-Control", "").lower()
+    if "no-store" in control or "no-cache" in control:
+        return None
+    if "immutable" in control:
+        return float("inf")
+    found = re.search(r"(?:^|[,\s])max-age=(\d+)", control)
+    return float(found.group(1)) if found and int(found.group(1)) > 0 else None
+
+
+def version_of(body: bytes, headers) -> str:
+    """A version document's version: its JSON's «version», else its ETag, else its body."""
+    with contextlib.suppress(ValueError, AttributeError):
+        found = json.loads(body).get("version")
+        if found is not None:
+            return str(found)
+    return headers.get("ETag") or body.decode("utf-8", "replace")
+
+
+@dataclass
+class Kept:
+    """A browser's HTTP cache entry: the validators, until when it is fresh, and for a page,
+    the files it links and its version document."""
+
+    etag: str = ""
+    modified: str = ""
+    fresh_until: float = 0.0
+    files: list = field(default_factory=list)
+    version_url: str | None = None
+    drawn: str | None = None  # the version the page was drawn at (its data-version)
+    version: str = ""  # a version document's version: what a 304 says is still so
+
+
+class Audience:
+    """N anonymous viewers (:class:`Tab`s of a :class:`Browser` each) on one client session
+    without cookies, as the phones share one: the pages' headers as seen, and what they
+    link, parsed once per distinct answer."""
+
+    def __init__(self, run: Run, session, n: int, pages: list[tuple[str, str]], seed: float):
+        self.run, self.session, self.n, self.pages = run, session, n, pages
+        self.rng = random.Random(seed)
+        self.stopping = False
+        self.in_flight = 0
+        self.tasks: set = set()
+        self.parsed: dict[tuple, tuple[list[str], str | None, str | None]] = {}
+        self.from_cache = 0  # linked files a tab took from its own cache, not asking
+        # endpoint → what its answers carried (counted over every answer, not one minute)
+        self.seen: dict[str, dict] = defaultdict(lambda: defaultdict(int))
+        self.values: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))
+
+    def start(self, ramp: float) -> None:
+        for _ in range(self.n):
+            browser = Browser(self, random.Random(self.rng.random()))
+            for path, endpoint in self.pages:
+                tab = Tab(browser, path, endpoint)
+                task = self.run.spawn(tab.loop(browser.rng.uniform(0, ramp)))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+
+    async def stop(self, most: float) -> None:
+        """No new request; those in flight answered (or ``most`` seconds), the tabs gone."""
+        self.stopping = True
+        deadline = time.monotonic() + most
+        while self.in_flight and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        tasks = list(self.tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def note(self, endpoint: str, sample: Sample, headers) -> None:
+        if not sample.status:
+            return
+        seen, values = self.seen[endpoint], self.values[endpoint]
+        seen["answers"] += 1
+        seen[f"status {sample.status}"] += 1
+        etag = headers.get("ETag", "")
+        if etag:
+            seen["weak ETag" if etag.startswith("W/") else "strong ETag"] += 1
+        if headers.get("Last-Modified"):
+            seen["Last-Modified"] += 1
+        if headers.getall("Set-Cookie", []):
+            seen["Set-Cookie"] += 1
+            for cookie in headers.getall("Set-Cookie"):
+                values["cookies"].add(cookie.split("=", 1)[0])
+        vary = headers.get("Vary", "")
+        if "cookie" in vary.lower():
+            seen["Vary: Cookie"] += 1
+        if headers.get("Content-Encoding"):
+            seen[f"Content-Encoding: {headers['Content-Encoding']}"] += 1
+        if len(values["Cache-Control"]) < 6:
+            values["Cache-Control"].add(headers.get("Cache-Control", "(none)"))
+        if len(values["Vary"]) < 6:
+            values["Vary"].add(vary or "(none)")
+
+    def parse(self, path: str, body: bytes, headers) -> tuple[list[str], str | None, str | None]:
+        """:func:`linked_files` of a page, parsed once per distinct answer."""
+        key = (path, headers.get("ETag") or hashlib.blake2b(body, digest_size=16).digest())
+        if key not in self.parsed:
+            encoding = headers.get("Content-Encoding", "").lower()
+            if encoding == "gzip":
+                body = gzip.decompress(body)
+            elif encoding == "deflate":
+                body = zlib.decompress(body)
+            self.parsed[key] = linked_files(path, body.decode("utf-8", "replace"))
+        return self.parsed[key]
+
+
+class Browser:
+    """One viewer's browser: its HTTP cache, shared by its tabs."""
+
+    def __init__(self, audience: Audience, rng: random.Random):
+        self.audience, self.rng = audience, rng
+        self.cache: dict[str, Kept] = {}
+
+    async def get(self, path: str, endpoint: str, cause: str, accept: str, conditional=True):
+        """A GET as the browser sends it: conditional with what it keeps of ``path``; the
+        answer kept (a 304 refreshes what is kept); a 304 to a question that was not
+        conditional is an error (someone kept a 304 for everyone)."""
+        audience = self.audience
+        headers = {"Accept": accept, **BROWSER_HEADERS}
+        kept = self.cache.get(path) if conditional else None
+        if kept is not None and kept.etag:
+            headers["If-None-Match"] = kept.etag
+        if kept is not None and kept.modified:
+            headers["If-Modified-Since"] = kept.modified
+        audience.in_flight += 1
+        try:
+            sample, body, answer = await audience.run.call(
+                audience.session,
+                "GET",
+                path,
+                endpoint,
+                cause=cause,
+                expect=(200, 304),
+                headers=headers,
+                raw=True,
+            )
+        finally:
+            audience.in_flight -= 1
+        if sample.done and sample.status:
+            audience.note(endpoint, sample, answer)
+        if sample.outcome != "ok":
+            return sample, None, answer
+        fresh = fresh_for(answer)
+        until = time.monotonic() + fresh if fresh is not None else 0.0
+        if sample.status == 304:
+            if kept is None:
+                sample.outcome, sample.note = "error", "304 to an unconditional GET"
+                return sample, None, answer
+            kept.fresh_until = until
+            return sample, None, answer
+        if "no-store" in answer.get("Cache-Control", "").lower():
+            self.cache.pop(path, None)
+        else:
+            etag, modified = answer.get("ETag", ""), answer.get("Last-Modified", "")
+            self.cache[path] = Kept(etag, modified, until)
+        return sample, body, answer
+
+    async def linked(self, urls: list[str], cause: str) -> None:
+        """The files a page links, as its load asks them: from the cache while fresh, else
+        (conditionally) from the server, several at once."""
+        now = time.monotonic()
+        wanted = []
+        for url in urls:
+            kept = self.cache.get(url)
+            if kept is not None and kept.fresh_until > now:
+                self.audience.from_cache += 1
+            else:
+                wanted.append(url)
+        await asyncio.gather(*(self.get(url, A_ASSET, cause, "*/*") for url in wanted))
+
+
+class Tab:
+    """A browser tab on a public page: opened at ``offset``, then reloaded 10 s ± 2 s after
+    each load — or, if the page names a version document, that polled every 10 s ± 2 s and
+    the page reloaded only when it changed."""
+
+    def __init__(self, browser: Browser, path: str, endpoint: str):
+        self.browser, self.path, self.endpoint = browser, path, endpoint
+        self.version_url: str | None = None
+        self.drawn: str | None = None  # the version the shown page was drawn at, if it says
+        self.version_seen: str | None = None  # the version document's last answer
+
+    def stopping(self) -> bool:
+        return self.browser.audience.stopping or self.browser.audience.run.stopping
+
+    async def load(self, cause: str) -> None:
+        """The page (conditional on a reload), then the files it links."""
+        browser = self.browser
+        sample, body, answer = await browser.get(
+            self.path, self.endpoint, cause, "text/html,application/xhtml+xml"
+        )
+        if sample.outcome != "ok":
+            return
+        kept = browser.cache.get(self.path)
+        if body is not None:
+            files, version_url, drawn = browser.audience.parse(self.path, body, answer)
+            if kept is not None:
+                kept.files, kept.version_url, kept.drawn = files, version_url, drawn
+        elif kept is not None:
+            files, version_url, drawn = kept.files, kept.version_url, kept.drawn
+        else:
+            return
+        if version_url != self.version_url:
+            self.version_url, self.version_seen = version_url, None
+        self.drawn = drawn
+        await browser.linked(files, cause)
+
+    async def version_changed(self) -> bool:
+        """The version document, asked conditionally: whether the page is out of date — its
+        version is not the one the page says it was drawn at (``data-version``), or, on a
+        page that does not say, not the one of this tab's last answer (the first answer is
+        no change). A 304 gives the script the browser's kept copy, which the other tab may
+        have refreshed since."""
+        url = self.version_url
+        sample, body, answer = await self.browser.get(url, A_VERSION, "version", "application/json")
+        if sample.outcome != "ok":
+            return False
+        kept = self.browser.cache.get(url)
+        if sample.status == 304:
+            seen = kept.version if kept is not None else ""
+        else:
+            seen = version_of(body or b"", answer)
+            if kept is not None:
+                kept.version = seen
+        if self.drawn is not None:
+            changed = seen != self.drawn
+        else:
+            changed = self.version_seen is not None and seen != self.version_seen
+        self.version_seen = seen
+        return changed
+
+    async def loop(self, offset: float) -> None:
+        rng = self.browser.rng
+        await asyncio.sleep(offset)
+        if self.stopping():
+            return
+        await self.load("open")
+        while not self.stopping():
+            await asyncio.sleep(AUDIENCE_REFRESH_S + rng.uniform(-1, 1) * AUDIENCE_JITTER_S)
+            if self.stopping():
+                return
+            if self.version_url is None:
+                await self.load("reload")
+            elif await self.version_changed() and not self.stopping():
+                await self.load("changed")
+
+
 # --- the load run ------------------------------------------------------------------------------
 
 
-async def drive(args, run: Run, plan: dict, start_round2, end_round1, start_outage_round) -> None:
+async def drive(
+    args, run: Run, plan: dict, start_round2, end_round1, start_outage_round, start_audience_round
+) -> None:
     import aiohttp
 
     connector = aiohttp.TCPConnector(
@@ -773,6 +1123,15 @@ async def drive(args, run: Run, plan: dict, start_round2, end_round1, start_outa
         limit_per_host=args.connections,
         # gunicorn closes an idle keep-alive connection after 2 s: let go of it before, so
         # that no request goes out on a connection the server is closing.
+        keepalive_timeout=1.5,
+    )
+
+    # The audience's browsers are other clients than the hall's phones: connections of
+    # their own, so that a saturated audience does not hold the phones' requests back in
+    # this harness (the server's queue is shared, as it is in a hall).
+    audience_connector = aiohttp.TCPConnector(
+        limit=args.audience_connections,
+        limit_per_host=args.audience_connections,
         keepalive_timeout=1.5,
     )
 
@@ -784,6 +1143,18 @@ async def drive(args, run: Run, plan: dict, start_round2, end_round1, start_outa
 
     def session(cookies=False):
         s = new_session(cookies)
+        sessions.append(s)
+        return s
+
+    def viewers_session():
+        """The audience's one session: no cookies, the bodies as they came (gzip counted
+        on the wire; a page is unpacked only to read what it links)."""
+        s = aiohttp.ClientSession(
+            connector=audience_connector,
+            connector_owner=False,
+            cookie_jar=aiohttp.DummyCookieJar(),
+            auto_decompress=False,
+        )
         sessions.append(s)
         return s
 
@@ -855,6 +1226,10 @@ async def drive(args, run: Run, plan: dict, start_round2, end_round1, start_outa
             run.marks["day-end"] = time.monotonic()
         if "outage" in args.phases:
             await the_outage(args, run, session, rng, start_outage_round)
+        if "audience" in args.phases:
+            await the_audience(
+                args, run, plan, director, session, viewers_session(), rng, start_audience_round
+            )
         run.marks["end"] = time.monotonic()
     finally:
         run.stopping = True
@@ -865,6 +1240,7 @@ async def drive(args, run: Run, plan: dict, start_round2, end_round1, start_outa
         for s in sessions:
             await s.close()
         await connector.close()
+        await audience_connector.close()
 
 
 async def the_day(args, run: Run, plan: dict, director, session, rng, start_round2, end_round1):
@@ -953,6 +1329,85 @@ async def the_outage(args, run: Run, session, rng, start_outage_round):
     run.marks["return-end"] = time.monotonic()
 
 
+async def the_audience(args, run: Run, plan: dict, director, session, viewers, rng, start_round):
+    """For each N of ``--audience``: the results published and the next round started (its
+    tables' deal 1 to save), then N viewers ramped up over ``--audience-ramp`` seconds, then
+    the measured minute (phase ``audience-N``): the tables save, and two thirds into it the
+    director ends the round by his click. The viewers go on until the end has reached every
+    phone (or ``--phase-max``), then stop; the next N starts from a quiet server."""
+    slug, number = plan["slug"], plan["session_number"]
+    pages = [
+        (f"/e/{slug}/results/", A_RESULTS),
+        (f"/e/{slug}/results/sessions/{number}/", A_STANDINGS),
+    ]
+    for n in args.audience:
+        run.phase = f"audience-{n}-setup"
+        t = time.monotonic()
+        began = t
+        started = await asyncio.to_thread(start_round)
+        if started is None:
+            raise HarnessError("the audience's round could not be started")
+        rnd, table_keys = started
+        await settle(run, ("start", rnd), t, plan, args.phase_max)
+        record = {"n": n, "round": rnd, "tables": len(table_keys), "saves": {}, "began": began}
+        run.audience.append(record)
+        audience = Audience(run, viewers, n, pages, rng.random())
+        record["audience"] = audience
+        run.phase = f"audience-{n}-ramp"
+        record["ramp"] = time.monotonic()
+        audience.start(args.audience_ramp)
+        await asyncio.sleep(args.audience_ramp)
+
+        run.phase = f"audience-{n}"
+        t0 = record["t0"] = time.monotonic()
+        lag0, cpu0, server0 = len(run.loop_lag), resource.getrusage(resource.RUSAGE_SELF), None
+        with contextlib.suppress(Exception):
+            server0 = plan["server_cpu"]()
+        click_at = t0 + args.duration * AUDIENCE_CLICK_AT
+        # Saved before the round's end: a sheet that comes after it is refused (400) unless
+        # its phone names a seat and PIN (issue 32), which these tables' phones do not.
+        latest = max(1.0, click_at - t0 - 25)
+        for table, key in table_keys:
+            at = t0 + rng.uniform(0.5, latest)
+            table_rng = random.Random(3000 + table)
+            saving = table_save(run, session(True), table, key, at, table_rng, record["saves"])
+            run.spawn(saving)
+        clicker = run.spawn(end_by_click(run, director, plan, rnd, click_at, record, args))
+        await asyncio.sleep(max(0.0, t0 + args.duration - time.monotonic()))
+        record["t1"] = time.monotonic()
+        cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        record["harness_cpu"] = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
+        with contextlib.suppress(Exception):
+            server1 = plan["server_cpu"]()
+            record["server_cpu"] = {k: server1.get(k, 0) - server0.get(k, 0) for k in server0}
+        record["lag"] = run.loop_lag[lag0:]
+
+        run.phase = f"audience-{n}-after"
+        await clicker
+        record["until"] = time.monotonic()
+        await audience.stop(args.timeout + 1)
+        await asyncio.sleep(2.0)  # the server's queue drains before the next N
+        record["closed"] = time.monotonic()
+
+
+async def end_by_click(run: Run, director, plan: dict, rnd: int, at: float, record, args):
+    """«Конец тура!» by the director's click at ``at``, as the day's; until every phone saw it.
+    If he could not (no page, or the POST failed), the round is ended as the service would
+    end it, so that the way of the end to the phones is still measured (from then)."""
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    post = await director.click("/end/", {"confirm": "yes"}, D_END, query="?confirm=end")
+    record["click-ok"] = post is not None and post.outcome == "ok"
+    if post is not None:
+        record["click-sent"], record["click-latency"] = post.sent, post.latency
+        record["click-why"] = f"{post.status or ''} {post.outcome} {post.note}".strip()
+    if record["click-ok"]:
+        await settle(run, ("end", rnd), post.sent, plan, args.phase_max)
+        return
+    record["by-service"] = time.monotonic()
+    await asyncio.to_thread(plan["end_round"], rnd)
+    await settle(run, ("end", rnd), record["by-service"], plan, args.phase_max)
+
+
 async def settle(run: Run, what: tuple[str, int], since: float, plan: dict, most: float):
     """Wait until every phone has seen ``what`` and the burst it caused was answered (or
     ``most`` seconds), then 2 s more."""
@@ -973,10 +1428,9 @@ def build_event(director, *, tables: int, rounds: int | None, name: str, sheets:
     round 1 running and deal 1 of every table entered if asked."""
     from events import rounds as round_services
     from events import services
-    from events.models import Round, Seat
+    from events.models import Round
     from movements import planner
     from movements.services import session_create
-    from scoring import services as scoring
     from scoring.models import TablePlay
 
     players = tables * 4
@@ -996,23 +1450,35 @@ def build_event(director, *, tables: int, rounds: int | None, name: str, sheets:
     if start:
         round_services.round_start(Round.objects.get(room=room, number=1))
     if sheets:
-        contract, trump, (d1, d2), (t1, t2) = GOOD_SHEET
-        plays = TablePlay.objects.filter(round__room=room, round__number=1).select_related(
-            "board_set", "table", "round"
-        )
-        for play in plays:
-            deal = play.board_set.deals.get(number=1)
-            a, b, c = [s for s in "WNES" if s in deal.active_seats]
-            seat = Seat.objects.get(round=play.round, table=play.table, position=a)
-            data = {
-                "declarer": a,
-                "contract": contract,
-                "trump": trump,
-                "defenders": {b: d1, c: d2},
-                "tricks": {a: t1, b: t2},
-            }
-            scoring.sheet_record(play, deal, data, by_entry=seat.entry)
+        enter_deal_1(TablePlay.objects.filter(round__room=room, round__number=1))
     return event, room
+
+
+def enter_deal_1(plays) -> int:
+    """Deal 1 of each table-play entered (the good sheet) by its declarer, as the table's
+    phone would, where it has no sheet yet; how many were entered."""
+    from events.models import Seat
+    from scoring import services as scoring
+    from scoring.models import ScoreSheet
+
+    contract, trump, (d1, d2), (t1, t2) = GOOD_SHEET
+    entered = 0
+    for play in plays.select_related("board_set", "table", "round"):
+        deal = play.board_set.deals.get(number=1)
+        if ScoreSheet.objects.filter(play=play, deal=deal).exists():
+            continue
+        a, b, c = [s for s in "WNES" if s in deal.active_seats]
+        seat = Seat.objects.get(round=play.round, table=play.table, position=a)
+        data = {
+            "declarer": a,
+            "contract": contract,
+            "trump": trump,
+            "defenders": {b: d1, c: d2},
+            "tricks": {a: t1, b: t2},
+        }
+        scoring.sheet_record(play, deal, data, by_entry=seat.entry)
+        entered += 1
+    return entered
 
 
 # --- per-request cost (in-process, Django's test Client) ---------------------------------------
@@ -1350,9 +1816,28 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=10, help="requests per cost figure")
     parser.add_argument(
         "--phases",
-        default="day,outage",
-        help="day (the steady minute, the click, the timer), outage (the reconnect storm): "
-        "comma-separated, in that order (default day,outage)",
+        default="day,outage,audience",
+        help="day (the steady minute, the click, the timer), outage (the reconnect storm), "
+        "audience (N viewers on the public results beside the day's load): comma-separated, "
+        "run in that order (default all three, about 7 minutes in all)",
+    )
+    parser.add_argument(
+        "--audience",
+        default="1000",
+        help="the audience phase's viewers, N or N1,N2,…: one measured minute for each, one "
+        "after the other (1000; the goals are at 1000, or at the first N without it)",
+    )
+    parser.add_argument(
+        "--audience-ramp",
+        type=float,
+        default=AUDIENCE_REFRESH_S,
+        help="seconds over which the viewers open their pages, before the minute (10)",
+    )
+    parser.add_argument(
+        "--audience-connections",
+        type=int,
+        default=1500,
+        help="the viewers' own client connection limit (1500)",
     )
     parser.add_argument(
         "--outage-before",
@@ -1364,9 +1849,19 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the VAR_DIR (logs)")
     args = parser.parse_args()
     args.phases = [p.strip() for p in args.phases.split(",") if p.strip()]
-    unknown = sorted(set(args.phases) - {"day", "outage"})
+    unknown = sorted(set(args.phases) - {"day", "outage", "audience"})
     if unknown or not args.phases:
-        parser.error(f"--phases: day and/or outage, not {','.join(unknown) or 'nothing'}")
+        parser.error(f"--phases: day, outage and/or audience, not {','.join(unknown) or 'nothing'}")
+    try:
+        args.audience = [int(n) for n in args.audience.split(",") if n.strip()]
+    except ValueError:
+        parser.error(f"--audience: whole numbers separated by commas, not {args.audience!r}")
+    if not args.audience or min(args.audience) < 1:
+        parser.error("--audience: at least one viewer")
+    if not 0 < args.audience_ramp <= 120:
+        parser.error("--audience-ramp: more than 0 and at most 120 seconds")
+    if "audience" in args.phases and args.duration < 15:
+        parser.error("--duration: at least 15 s with the audience (saves, then the click)")
     if args.outage_before < 20:
         parser.error("--outage-before: at least 20 s (the tables type and check deal 1)")
 
@@ -1374,6 +1869,8 @@ def main() -> int:
         raise HarnessError("REDIS_URL must point at this machine")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = max(soft, 4 * args.connections)
+    if "audience" in args.phases:
+        wanted += 4 * args.audience_connections
     if hard != resource.RLIM_INFINITY:
         wanted = min(wanted, hard)
     # Sockets for every virtual client here and in the server (which inherits the limit).
@@ -1391,8 +1888,35 @@ def main() -> int:
     signal.signal(signal.SIGALRM, on_signal)
     # A hard stop, whatever happens: setup, the load, the costs and the teardown.
     outage_s = args.outage_before + OUTAGE_S + RETURN_MINUTE_S if "outage" in args.phases else 0
+    # Each N: the round's start settled, the ramp, the minute, the end settled, the drain;
+    # and a minute to build its round (deal 1 of the round before entered in-process).
+    audience_s = (
+        len(args.audience)
+        * (
+            args.phase_max
+            + 2
+            + args.audience_ramp
+            + args.duration
+            + args.phase_max
+            + 2
+            + args.timeout
+            + 1
+            + 2
+            + 60
+        )
+        if "audience" in args.phases
+        else 0
+    )
     signal.alarm(
-        int(args.duration + args.warmup + 3 * args.phase_max + args.timer_round + outage_s + 420)
+        int(
+            args.duration
+            + args.warmup
+            + 3 * args.phase_max
+            + args.timer_round
+            + outage_s
+            + audience_s
+            + 420
+        )
     )
     server = None
     ok = True
@@ -1451,6 +1975,7 @@ def main() -> int:
                     .values_list("table__number", "key")
                 ),
                 "static_path": "/static/js/player.js",
+                "session_number": room.session.number,
             }
             print(
                 f"load event: {room.tables.count()} tables, {room.rounds_planned} rounds, "
@@ -1514,6 +2039,56 @@ def main() -> int:
                 finally:
                     connections.close_all()
 
+            def end_round(number: int):
+                """End round ``number`` now as the director's click would (if on the clock)."""
+                from django.core.exceptions import ValidationError
+
+                from events import rounds as round_services
+
+                try:
+                    with contextlib.suppress(ValidationError):
+                        round_services.round_end_now(Round.objects.get(room=room, number=number))
+                finally:
+                    connections.close_all()
+
+            plan["end_round"] = end_round
+
+            def start_audience_round():
+                """Before an audience: the round on the clock (if any) ends with deal 1 of
+                every table entered, so that the standings have figures; the results are
+                published; the next round starts (its own length). Its number, its tables'
+                round links."""
+                from django.core.exceptions import ValidationError
+
+                from events import rounds as round_services
+                from events import services
+
+                try:
+                    for rnd in Round.objects.filter(room=room).on_clock():
+                        enter_deal_1(TablePlay.objects.filter(round=rnd))
+                        round_services.round_end_now(rnd)
+                    event.refresh_from_db()
+                    if not event.results_public:
+                        services.event_set_results_public(event, True)
+                    rnd = (
+                        Round.objects.filter(room=room, state=Round.State.PENDING)
+                        .order_by("number")
+                        .first()
+                    )
+                    if rnd is None:
+                        return None
+                    rnd = round_services.round_start(rnd)
+                    keys = list(
+                        TablePlay.objects.filter(round=rnd)
+                        .order_by("table__number")
+                        .values_list("table__number", "key")
+                    )
+                    return rnd.number, keys
+                except ValidationError:
+                    return None
+                finally:
+                    connections.close_all()
+
             port = free_port()
             env = dict(os.environ)
             env.update(
@@ -1534,10 +2109,21 @@ def main() -> int:
                 )
 
                 run = Run(base=f"http://{HOST}:{port}", timeout=args.timeout)
+                plan["server_cpu"] = lambda: {k: cpu_seconds(v) for k, v in server.pids().items()}
                 cpu_before = {k: cpu_seconds(v) for k, v in pids.items()}
                 self_before = resource.getrusage(resource.RUSAGE_SELF)
                 wall = time.monotonic()
-                asyncio.run(drive(args, run, plan, start_round2, end_round1, start_outage_round))
+                asyncio.run(
+                    drive(
+                        args,
+                        run,
+                        plan,
+                        start_round2,
+                        end_round1,
+                        start_outage_round,
+                        start_audience_round,
+                    )
+                )
                 wall = time.monotonic() - wall
                 self_after = resource.getrusage(resource.RUSAGE_SELF)
                 cpu_after = {k: cpu_seconds(v) for k, v in server.pids().items()}
@@ -1641,7 +2227,10 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
         print_endpoints(
             "== after the steady minute (the click, round 2 and its timer)", endpoint_rows(later)
         )
-    all_rows = endpoint_rows([s for s in run.samples if s.phase != "setup"])
+    # The audience counts its own errors (its goals): the day's line is the rest of the run.
+    all_rows = endpoint_rows(
+        [s for s in run.samples if s.phase != "setup" and not s.phase.startswith("audience")]
+    )
 
     lag = run.loop_lag or [0.0]
     harness_cpu, server_cpu, wall = facts["harness_cpu"], facts["server_cpu"], facts["wall"]
@@ -1752,7 +2341,9 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
     timeouts = sum(r["timeouts"] for r in all_rows.values())
     goal(
         errors == 0 and timeouts == 0 and (not day or saved == len(plan["table_keys"])),
-        f"0 errors and 0 timeouts over the whole run: {errors} errors, {timeouts} timeouts"
+        "0 errors and 0 timeouts over the whole run"
+        + (" before the audience" if "audience" in args.phases else "")
+        + f": {errors} errors, {timeouts} timeouts"
         + (f"; {saved}/{len(plan['table_keys'])} sheets saved" if day else ""),
     )
     for e in events:
@@ -1785,6 +2376,8 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
     harness_ok = not day or (bool(rows.get(TRIVIAL)) and bool(rows.get(P_CLOCK)))
     if "outage" in args.phases:
         harness_ok = outage_report(args, run, plan, facts) and harness_ok
+    if "audience" in args.phases:
+        harness_ok = audience_report(args, run, plan) and harness_ok
     if not harness_ok:
         print("the harness did not get its measurements", file=sys.stderr)
     return harness_ok
@@ -1893,10 +2486,8 @@ def outage_report(args, run: Run, plan: dict, facts: dict) -> bool:
         e5xx == 0 and timeouts == 0 and other == 0,
         f"0 server errors: {e5xx} 5xx, {timeouts} timeouts, {other} others",
     )
-    idle_base = (
-        endpoint_rows([s for s in run.samples if s.phase == "idle"]).get(TRIVIAL, {}).get("p95")
-    )
-    if base and idle_base and base > 10 * idle_base:
+    idle_base = idle_trivial(run)
+    if base and idle_base and base > SATURATED * idle_base:
         # The trivial view waits in the same queue as the storm: a ratio near 1 then says
         # the server was saturated, not that the storm's requests were cheap.
         print(
@@ -1905,6 +2496,280 @@ def outage_report(args, run: Run, plan: dict, facts: dict) -> bool:
             f"and the ratios compare one queue with itself; read the absolute times"
         )
     return bool(rows.get(TRIVIAL)) and bool(rows.get(P_CLOCK))
+
+
+# The trivial endpoint's p95 above this many times its idle p95: the server was saturated.
+SATURATED = 10
+
+
+def idle_trivial(run: Run) -> float | None:
+    """The trivial endpoint's p95 on the idle server (one request at a time)."""
+    return endpoint_rows([s for s in run.samples if s.phase == "idle"]).get(TRIVIAL, {}).get("p95")
+
+
+def audience_report(args, run: Run, plan: dict) -> bool:
+    """Each N's minute, side by side, and the goals at N = 1,000 (or the first N); False if
+    the audience was not measured."""
+    done = [r for r in run.audience if "t1" in r]
+    if not done:
+        print("\n== the audience: it did not happen (the harness stopped before)")
+        return False
+    phones = len(plan["entry_keys"])
+    idle_base = idle_trivial(run)
+    figures = {}
+    for rec in done:
+        n, audience = rec["n"], rec["audience"]
+        minute = [s for s in run.samples if s.phase == f"audience-{n}"]
+        rows = endpoint_rows(minute)
+        base = rows.get(TRIVIAL, {}).get("p95")
+        saved = sum(v == "saved" for v in rec["saves"].values())
+        print_endpoints(
+            f"== the audience, N = {n}: {n} viewers × 2 tabs (the results page, session "
+            f"{plan['session_number']}'s standings) opened over {args.audience_ramp:.0f} s, "
+            f"reloaded {AUDIENCE_REFRESH_S:.0f} ± {AUDIENCE_JITTER_S:.0f} s after each load, "
+            f"conditionally; beside {phones} phones, the hall screen, 2 consoles and "
+            f"{rec['tables']} tables saving deal 1 of round {rec['round']} ({saved} saved); "
+            f"«Конец тура!» {args.duration * AUDIENCE_CLICK_AT:.0f} s into the "
+            f"{args.duration:.0f}-s minute; timeouts count as {args.timeout:.0f} s",
+            rows,
+        )
+        base50 = rows.get(TRIVIAL, {}).get("p50")
+        for name in (A_STANDINGS, A_RESULTS):
+            r = rows.get(name)
+            if r and base and base50:
+                print(
+                    f"  {name}: p50 {r['p50']:.0f} ms ({r['p50'] / base50:.1f}× the trivial's "
+                    f"p50 {base50:.1f} ms), p95 {r['p95']:.0f} ms ({r['p95'] / base:.1f}× its p95)"
+                )
+        viewers = [s for s in minute if s.endpoint in AUDIENCE]
+        answered = [s for s in viewers if s.done and s.status]
+        status = defaultdict(int)
+        for s in answered:
+            status[s.status] += 1
+        v_errors = sum(s.done and s.outcome == "error" for s in viewers)
+        v_timeouts = sum(s.outcome == "timeout" for s in viewers)
+        unfinished = sum(not s.done for s in viewers)
+        wire = defaultdict(int)
+        for s in viewers:
+            wire[s.endpoint] += s.nbytes
+        pages_asked = sum(s.endpoint in (A_RESULTS, A_STANDINGS) for s in viewers)
+        polls = sum(s.endpoint == A_VERSION for s in viewers)
+        others = ", ".join(
+            f"{code}: {k}" for code, k in sorted(status.items()) if code not in (200, 304)
+        )
+        print(
+            f"  viewers asked {len(viewers)} requests in the minute "
+            f"({len(viewers) / args.duration:.0f}/s: {pages_asked} pages, {polls} version "
+            f"polls, the rest linked files; {2 * n} tabs answered at once would load or poll "
+            f"{2 * n * args.duration / AUDIENCE_REFRESH_S:.0f} times), answered {len(answered)} "
+            f"({100 * len(answered) / max(1, len(viewers)):.0f}%): {status.get(200, 0)} × 200, "
+            f"{status.get(304, 0)} × 304{', ' + others if others else ''}; {v_errors} errors, "
+            f"{v_timeouts} timeouts, {unfinished} unanswered when the tabs closed; "
+            f"{audience.from_cache} linked files taken from the tabs' caches unasked"
+        )
+        total = sum(wire.values())
+        print(
+            f"  bytes sent to the viewers: {total / 2**20:.1f} MiB "
+            f"({total / args.duration / 2**20:.2f} "
+            f"MiB/s; headers and bodies as sent): "
+            + ", ".join(f"{name.split(': ', 1)[1]} {b / 2**20:.1f} MiB" for name, b in wire.items())
+        )
+        versions = {v for _, v, _ in audience.parsed.values() if v}
+        print(
+            "  the pages name a version document ("
+            + ", ".join(sorted(versions))
+            + "): polled instead of reloading"
+            if versions
+            else "  the pages name no version document (no data-version-url on <body> or <main>): "
+            "the tabs reload them"
+        )
+        for name in (A_RESULTS, A_STANDINGS, A_VERSION, A_ASSET):
+            seen, values = audience.seen.get(name), audience.values.get(name, {})
+            if not seen:
+                continue
+            facts = ", ".join(f"{k} {v}" for k, v in sorted(seen.items()) if k != "answers")
+            cookies = ", ".join(sorted(values.get("cookies", ()))) or "—"
+            print(
+                f"  {name}, every answer of the run ({seen['answers']}): {facts}; cookies set: "
+                f"{cookies}; Cache-Control: {' | '.join(sorted(values.get('Cache-Control', ())))}; "
+                f"Vary: {' | '.join(sorted(values.get('Vary', ())))}"
+            )
+        saturated = bool(base and idle_base and base > SATURATED * idle_base)
+        if base and idle_base:
+            print(
+                f"  the trivial endpoint: p95 {base:.0f} ms in this minute, "
+                f"{base / idle_base:.1f}× "
+                f"its idle {idle_base:.1f} ms: "
+                + (
+                    "SATURATED — the server queued it with the rest, and a ratio near 1 "
+                    "compares one queue with itself; read the absolute times"
+                    if saturated
+                    else f"not saturated (saturated: > {SATURATED}× idle)"
+                )
+            )
+        lag = rec.get("lag") or [0.0]
+        cpu, server = rec.get("harness_cpu", 0.0), rec.get("server_cpu", {})
+        loads = defaultdict(int)
+        for s in viewers:
+            if s.endpoint in (A_RESULTS, A_STANDINGS):
+                loads[s.cause] += 1
+        print(
+            f"  page loads in the minute: {loads['open']} first opens, {loads['reload']} "
+            f"reloads on the tabs' timer, {loads['changed']} after the version document "
+            f"changed ({polls} polls)"
+        )
+        if "closed" in rec:
+            print(
+                f"  this N took {rec['closed'] - rec['began']:.0f} s, from its round's start to "
+                f"its tabs closed"
+            )
+        print(
+            f"  CPU in the minute: this harness {cpu:.0f} CPU-s ({100 * cpu / args.duration:.0f}% "
+            f"of one core; {os.cpu_count()} cores in all), the web server "
+            f"{server.get('web', 0):.0f}, the worker {server.get('worker', 0):.0f}; the harness's "
+            f"loop woke late by p95 {pct(lag, 95) * 1000:.0f} ms, max {max(lag) * 1000:.0f} ms"
+        )
+        if pct(lag, 95) > 0.1:
+            print(
+                "  NOTE  the harness's loop woke late: its latencies include up to that much "
+                "of its own waiting for the CPU (its own use is above; the rest is the server's)"
+            )
+        end = None
+        if rec.get("click-ok"):
+            print(
+                f"  «Конец тура!» by the director's click: the POST answered in "
+                f"{rec['click-latency'] * 1000:.0f} ms"
+            )
+            since, label, ref = rec["click-sent"], "the click", "the click"
+        else:
+            why = (
+                f"the POST failed ({rec['click-why']}, {rec['click-latency']:.1f} s)"
+                if "click-sent" in rec
+                else "the console's page never came"
+            )
+            print(
+                f"  «Конец тура!» by the director's click: FAILED, {why}; the round ended "
+                f"through the service instead, its way to the phones measured from then"
+            )
+            since, label, ref = rec.get("by-service"), "by the service", "the service's end"
+        if since is not None:
+            end = round_event_report(
+                run,
+                plan,
+                ("end", rec["round"]),
+                since,
+                f"end of round {rec['round']} ({label}, N = {n})",
+                rec["until"],
+                ref,
+            )
+        last = max(end["times"]) if end and end["times"] else float("inf")
+        late = [
+            s
+            for s in minute
+            if s.endpoint == T_SAVE
+            and s.status == 400
+            and since is not None
+            and s.sent + s.latency >= since
+        ]
+        if late:
+            print(
+                f"  {len(late)} table saves answered 400 after «Конец тура!»: the round was over "
+                f"and the app asks a late sheet for a seat and PIN — not counted as errors"
+            )
+        figures[n] = {
+            "rows": rows,
+            "base": base,
+            "last": last,
+            "missing": end["missing"] if end else phones,
+            "errors": sum(r["errors"] for r in rows.values()) - len(late),
+            "timeouts": sum(r["timeouts"] for r in rows.values()),
+            "viewers": (len(viewers), len(answered), status, v_errors, v_timeouts, total),
+            "saturated": saturated,
+            "cpu": cpu,
+            "clicked": bool(rec.get("click-ok")),
+        }
+
+    print(
+        "\n== the audience, N side by side "
+        "(p95, and its ratio to the trivial endpoint of the minute)"
+    )
+    print(f"{'':34}" + "".join(f" {'N = ' + str(n):>24}" for n in figures))
+
+    def line(label, cell):
+        print(f"{label:34}" + "".join(f" {cell(f):>24}" for f in figures.values()))
+
+    def p95(name):
+        return lambda f: _p95(f["rows"].get(name), f["base"])
+
+    line("session standings p95", p95(A_STANDINGS))
+    line("results page p95", p95(A_RESULTS))
+    line("phones' clock p95", p95(P_CLOCK))
+    line(
+        "trivial endpoint p95",
+        lambda f: (
+            f"{f['base']:.0f} ms" + (" saturated" if f["saturated"] else "") if f["base"] else "—"
+        ),
+    )
+    line(
+        "«Конец тура!» on the last phone",
+        lambda f: f"{f['last']:.2f} s" + (f", {f['missing']} never" if f["missing"] else ""),
+    )
+    line("viewers: asked / answered", lambda f: f"{f['viewers'][0]} / {f['viewers'][1]}")
+    line(
+        "viewers: 200 / 304",
+        lambda f: f"{f['viewers'][2].get(200, 0)} / {f['viewers'][2].get(304, 0)}",
+    )
+    line("viewers: errors / timeouts", lambda f: f"{f['viewers'][3]} / {f['viewers'][4]}")
+    line("bytes sent to the viewers", lambda f: f"{f['viewers'][5] / 2**20:.1f} MiB")
+    line("all clients: errors / timeouts", lambda f: f"{f['errors']} / {f['timeouts']}")
+    line("this harness's CPU", lambda f: f"{f['cpu']:.0f} CPU-s")
+
+    at = 1000 if 1000 in figures else next(iter(figures))
+    f = figures[at]
+    print(
+        f"\n== goals of the audience at N = {at}"
+        + ("" if at == 1000 else " (the goals are set for N = 1,000)")
+        + " (ratios to the trivial endpoint of the same minute)"
+    )
+    ratio_goal = ratio_goals(f["rows"], f["base"], run, args)
+    ratio_goal(A_STANDINGS, 3, "session standings")
+    ratio_goal(P_CLOCK, 3, "phones' clock")
+    goal(
+        f["clicked"] and f["missing"] == 0 and f["last"] <= 10,
+        f"«Конец тура!» on all {phones} phones within 10 s of the click "
+        + (
+            f"(last {f['last']:.2f} s, {f['missing']} never)"
+            if f["clicked"]
+            else f"(the click failed; ended by the service, the last phone after "
+            f"{f['last']:.2f} s, {f['missing']} never)"
+        ),
+    )
+    goal(
+        f["errors"] == 0 and f["timeouts"] == 0,
+        f"0 errors in the minute, every client: {f['errors']} errors, {f['timeouts']} timeouts "
+        f"(the viewers' {f['viewers'][3]} and {f['viewers'][4]})",
+    )
+    if f["saturated"]:
+        print("  NOTE  the trivial endpoint was saturated in this minute: the ratios mean little")
+    for n, g in figures.items():
+        if n == at:
+            continue
+        r, c = g["rows"].get(A_STANDINGS), g["rows"].get(P_CLOCK)
+        print(
+            f"  N = {n}, beside them (no goal): standings p95 {_p95(r, g['base'])}, "
+            f"clock p95 {_p95(c, g['base'])}, "
+            f"the end on the last phone {g['last']:.2f} s ({g['missing']} never), "
+            f"{g['errors']} errors, {g['timeouts']} timeouts"
+            + ("; the trivial endpoint saturated" if g["saturated"] else "")
+        )
+    return bool(f["rows"].get(TRIVIAL)) and bool(f["rows"].get(A_STANDINGS))
+
+
+def _p95(row: dict | None, base: float | None) -> str:
+    """«p95 ms (ratio×)» of an endpoint's row, the ratio to the trivial ``base``."""
+    if not row:
+        return "—"
+    return f"{row['p95']:.0f} ms ({row['p95'] / base:.1f}×)" if base else f"{row['p95']:.0f} ms"
 
 
 def _queries(text: str) -> int:
