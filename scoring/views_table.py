@@ -388,7 +388,7 @@ def _private(response, ctx: dict):
     return response
 
 
-def _round_over(request, ctx: dict, *, refused: bool = False):
+def _round_over(request, ctx: dict, *, refused=False):
     """A finished round's page on a phone nobody has proven himself on: «Тур окончен», and
     while its players may still write, «Кто вы?» — his seat and PIN show him its sheets on
     this phone for a quarter of an hour; else his own page has his results."""
@@ -396,9 +396,16 @@ def _round_over(request, ctx: dict, *, refused: bool = False):
     typed = {"as": "", "pin": ""}
     errors: dict[str, str] = {}
     if refused:
-        errors["round"] = _(
-            "The round is over: nothing was saved. Name your seat and type your PIN to "
-            "finish its sheets, or enter them from your own page."
+        # A write sent here from this phone was refused: why, and nothing of the round.
+        reasons = refused if isinstance(refused, list) else []
+        errors["round"] = " ".join(
+            [
+                *reasons,
+                _(
+                    "The round is over: nothing was saved. Name your seat and type your PIN "
+                    "to finish its sheets, or enter them from your own page."
+                ),
+            ]
         )
     elif request.method == "POST":
         typed = {name: request.POST.get(name, "").strip() for name in typed}
@@ -518,11 +525,12 @@ def deal_form(request, key, number, *, report=None):
     why), shown in its own form below (answered 400); the scorer form is then fresh."""
     ctx = _context(request, _state_or_gate(key))
     play = ctx["play"]
-    if ctx["gated"] and request.method == "POST":
-        # A sheet sent to a finished round from a phone nobody proved himself on (a phone's
-        # outbox, say): refused, not redirected — a redirect would read as «sent».
-        return _round_over(request, ctx, refused=True)
-    if ctx["not_started"] or ctx["gated"]:
+    # A sheet sent to a finished round from a phone nobody proved himself on — a phone's
+    # outbox after bad Wi-Fi, say — is written by the same rules as any (scoring.services);
+    # only what the answer shows differs: a refusal shows «Тур окончен» with its reasons,
+    # never the deal's page, its sheet or its talon.
+    gated_write = ctx["gated"] and request.method == "POST" and report is None
+    if (ctx["not_started"] or ctx["gated"]) and not gated_write:
         # Which says the round has not started, or that it is over («Кто вы?»).
         return redirect(ctx["round_url"])
     deal = _deal(ctx, number)
@@ -533,6 +541,8 @@ def deal_form(request, key, number, *, report=None):
     # The seat the page marks «(you)»: only a player proven, by his own link or his PIN.
     proven = me if by_link else None
     if not ctx["open_to_players"]:
+        if gated_write:
+            return _round_over(request, ctx, refused=[ctx["access"].reason])
         # No form to fill in: it could not be saved. The reason is on the page.
         status = 200 if request.method == "GET" else 400
     elif request.method == "POST" and report is None:
@@ -564,6 +574,12 @@ def deal_form(request, key, number, *, report=None):
         if step.stale:
             messages.warning(request, STALE_CHECK)
         status = 200 if not step.form.errors and not step.pin_error and not who_error else 400
+        if gated_write:
+            problems = [who_error, step.pin_error, *step.form.non_field_errors()]
+            problems += [e for f in step.form for e in f.errors]
+            if step.stale or not any(problems):
+                problems.append(_("The sheet was not saved: check it again and send it."))
+            return _round_over(request, ctx, refused=[p for p in problems if p])
     else:
         step = ScorerStep(scorer_form(play, deal, players))
         status = 400 if report else status
@@ -721,8 +737,6 @@ def confirm(request, key, sheet_pk):
     if sheet is None:
         raise Http404(_("No such sheet at this table."))
     ctx = _context(request, state)
-    if ctx["gated"]:
-        return _round_over(request, ctx, refused=True)  # «Тур окончен»: who he is first
     url = f"{ctx['round_url']}?{ctx['who']}"
     identity, problem = None, ""
     if not ctx["open_to_players"]:
@@ -746,6 +760,8 @@ def confirm(request, key, sheet_pk):
         problem = " ".join(getattr(error, "messages", None) or [str(error)])
     if problem:
         # The page again, the seat as chosen and why beside this deal's form; nothing saved.
+        if ctx["gated"]:  # «Тур окончен» with why, nothing of the round's sheets
+            return _round_over(request, ctx, refused=[problem])
         refused = {"sheet": sheet.pk, "as": request.POST.get("as", ""), "text": problem}
         return _private(_home(request, ctx, refused=refused, status=400), ctx)
     messages.success(request, _("Deal %(code)s confirmed.") % {"code": sheet.deal.code})
