@@ -9,8 +9,11 @@ shared cache, under a **version** made of what it shows:
 - the setup token (seating, the event's and the players' details: ``events.clockdoc``),
 - the event's own results token (publishing or withdrawing, the director showing a
   session's deals, a deal's cards or analysis: ``clockdoc.results_key``),
-- every room's console token (each sheet, adjustment, table opened or closed, round
-  started or ended — so each deal played out, ``scoring.disclosure``),
+- every room's clock token (a round started, paused or ended: the standings' headings),
+- a digest of what the public may see of the results, read once per change of a room's
+  console (each sheet, adjustment, table opened or closed): the deals played out
+  (``scoring.disclosure``), their figures and sheets, fouled boxes and round penalties — so
+  a sheet of a deal still in play, which the public may not see, changes no page,
 
 with the page's address (its language is in it: ``config.locale``). Reading the version is
 two round trips to the cache and no query once warm; a change bumps a token, so the next
@@ -40,7 +43,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
 from events import clockdoc
-from events.models import Event, Room
+from events.models import DealVersion, Event, Room, Session
 
 #: How long a browser (or a proxy) may reuse an answer without asking; after that it asks
 #: with ``If-None-Match`` and gets a 304 while nothing changed.
@@ -79,14 +82,79 @@ def public_event(slug: str, setup: str) -> PublicEvent | None:
 
 def version(slug: str) -> tuple[PublicEvent | None, str]:
     """The event of ``slug`` and the version of everything its public pages show (see the
-    module): two round trips to the cache, no query once warm."""
+    module): two round trips to the cache and no query once warm. A sheet of a deal still
+    in play changes the rooms' console tokens but nothing the public sees: the version's
+    digest (:func:`_digest`, built once per such change) stays, and so do the pages, their
+    ETags and the tabs that follow them."""
     setup = clockdoc.tokens([clockdoc.SETUP])[clockdoc.SETUP]
     found = public_event(slug, setup)
     if found is None:
         return None, f"none:{setup}"
-    keys = [clockdoc.results_key(found.pk), *(clockdoc.console_key(pk) for pk in found.room_ids)]
-    tokens = clockdoc.tokens(keys)
-    return found, ":".join([setup, *(tokens[k] for k in keys)])
+    results = clockdoc.results_key(found.pk)
+    clocks = [clockdoc.clock_key(pk) for pk in found.room_ids]
+    consoles = [clockdoc.console_key(pk) for pk in found.room_ids]
+    tokens = clockdoc.tokens([results, *clocks, *consoles])
+    changes = hashlib.sha256(
+        ":".join([setup, *(tokens[k] for k in [results, *consoles])]).encode()
+    ).hexdigest()[:32]
+    digest = clockdoc.by_tokens(f"public-digest:{found.pk}:{changes}", lambda: _digest(found.pk))
+    # The rounds' states (the standings' «после тура 2 из 11») from the clock tokens.
+    return found, ":".join([setup, tokens[results], *(tokens[k] for k in clocks), digest])
+
+
+def _digest(event_id: int) -> str:
+    """What the public may see of an event's results, as one hash: per session the deals
+    played out (``scoring.disclosure``), their figures, their sheets' current versions,
+    the fouled boxes, and the penalties on whole table-rounds. Read once per change of a
+    room's console, after the session's figures are brought up to date."""
+    from scoring import disclosure, standings
+    from scoring.models import Adjustment, DealScore, ScoreSheet
+
+    parts = []
+    for session in (
+        Session.objects.filter(event_id=event_id).select_related("event").order_by("number")
+    ):
+        standings.session_refresh(session)
+        shown = disclosure.session_disclosure(session).shown
+        ids = sorted(shown)
+        parts.append((session.pk, ids))
+        if ids:
+            parts.append(
+                sorted(
+                    DealScore.objects.filter(session=session, deal_id__in=ids).values_list(
+                        "deal_id",
+                        "entry_id",
+                        "position",
+                        "net_num",
+                        "net_den",
+                        "points",
+                        "artificial",
+                        "second",
+                    )
+                )
+            )
+            parts.append(
+                sorted(
+                    ScoreSheet.objects.filter(deal_id__in=ids).values_list(
+                        "pk", "current_id", "status"
+                    )
+                )
+            )
+        parts.append(
+            sorted(
+                DealVersion.objects.filter(deal__board_set__session=session).values_list(
+                    "pk", "from_play_id"
+                )
+            )
+        )
+        parts.append(
+            sorted(
+                Adjustment.objects.filter(
+                    play__round__room__session=session, deal__isnull=True
+                ).values_list("pk", "entry_id", "penalty")
+            )
+        )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
 
 
 def _page_key(request, stamp: str) -> str:

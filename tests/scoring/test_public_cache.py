@@ -185,3 +185,20 @@ def test_the_directors_answers_are_never_the_shared_copy(field, client):
         not in Client().get(f"/e/{event.slug}/results/sessions/1/").content.decode()
     )
     assert reverse("public:version", args=[event.slug]).endswith("version.json")
+
+
+@pytest.mark.parametrize("field", [25], indirect=True)
+def test_a_sheet_of_a_deal_in_play_changes_no_public_page(field):
+    """The public may not see it (docs/game.md §4.5): the version, the pages and the tabs
+    that follow them stay — a hall of readers is not sent reloading at every sheet."""
+    event, session, play, entry = field
+    reader = Client()
+    url = f"/e/{event.slug}/results/sessions/1/"
+    version = reader.get(f"/e/{event.slug}/results/version.json").json()["version"]
+    page = reader.get(url)
+    pending = ScoreSheet.objects.filter(play__round=play.round).values_list("play_id", flat=True)
+    open_play = type(play).objects.filter(round=play.round).exclude(pk__in=list(pending)).first()
+    deal = open_play.board_set.deals.order_by("number").first()
+    services.sheet_record(open_play, deal, {"contract": "passed"}, by_user=event.owner)
+    assert reader.get(f"/e/{event.slug}/results/version.json").json()["version"] == version
+    assert reader.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304
