@@ -193,17 +193,26 @@ def _stored(response) -> dict:
     }
 
 
+def _takes_gzip(request) -> bool:
+    return "gzip" in request.META.get("HTTP_ACCEPT_ENCODING", "")
+
+
 def _answer(request, kept: dict, etag: str) -> HttpResponse:
-    takes_gzip = "gzip" in request.META.get("HTTP_ACCEPT_ENCODING", "")
-    body = kept["gz"] if takes_gzip and kept["gz"] is not None else kept["body"]
+    body = kept["gz"] if _takes_gzip(request) and kept["gz"] is not None else kept["body"]
     response = HttpResponse(body, status=kept["status"])
     for name, value in kept["headers"].items():
         response[name] = value
     if body is kept["gz"]:
         response["Content-Encoding"] = "gzip"
+        etag = _gz_tag(etag)  # another body, another tag
     response["Content-Length"] = str(len(body))
     _shared_headers(response, etag)
     return response
+
+
+def _gz_tag(etag: str) -> str:
+    return etag[:-1] + '-gz"'
+
 
 
 def shared(request) -> bool:
@@ -238,10 +247,11 @@ def serve(request, stamp: str, draw) -> HttpResponse:
     results not published) alike."""
     key = _page_key(request, stamp)
     etag = _etag(key)
-    if matches(request, etag):
-        response = HttpResponseNotModified()
-        _shared_headers(response, etag)
-        return response
+    for tag in (etag, _gz_tag(etag)):
+        if matches(request, tag):
+            response = HttpResponseNotModified()
+            _shared_headers(response, tag)
+            return response
     cache_key = f"public-page:{key}"
     keep = clockdoc.LOCAL not in stamp  # Redis down: tokens made up for this one read
     kept = _pages.get(cache_key) if keep else None
