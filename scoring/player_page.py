@@ -249,8 +249,10 @@ def _fragment_key(entry: Entry) -> tuple[str, dict[str, str]]:
         rooms = {"setup": setup, "rooms": list(ids)}
         cache.set(_rooms_key(entry), rooms, FRAGMENT_TIMEOUT)
     if entry.event.results_public:
-        # Published: his figures and place compare with every table of the session.
+        # Published: his figures and place compare with every table of the session, and
+        # show as its deals are played out — or shown by the director (the results token).
         keys = [clockdoc.console_key(pk) for pk in rooms["rooms"]]
+        keys.append(clockdoc.results_key(entry.event_id))
     else:
         # Before: his seats, sets and clock, and his own tables' sheets, points and access
         # only — another table's save does not make his fragment stale.
