@@ -108,12 +108,18 @@ def test_the_picker_the_known_talon_and_a_box_report(live_server, browser, event
     page.fill("#id_tricks_N", "6")
     page.fill("#id_tricks_E", "4")
     page.get_by_role("button", name="Проверить").click()
+    # «Проверить» settles the sheet and says nothing of its talon (docs/game.md §2.7): only
+    # «Сохранить» compares it.
+    expect(page.locator("#settlement")).to_be_visible()
+    expect(page.locator("#group-talon .error")).to_have_count(0)
+    page.get_by_role("button", name="Сохранить").click()
     refusal = page.locator("#group-talon .error")
     # What was typed, never the talon of the protocol (♠A ♥7): the table has not played yet.
     expect(refusal).to_contain_text("♦8")
     expect(refusal).not_to_contain_text("♥7")
     expect(refusal).to_contain_text("коробка не совпадает")
     expect(page.locator("#id_tricks_N")).to_have_value("6")
+    assert not ScoreSheet.objects.filter(play=second).exists()  # nothing saved
     shot(page, "talon-refused-360")
     page.locator("#box-report summary").click()
     page.locator('input[name="kind"][value="talon"]').check()

@@ -49,10 +49,12 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
 def _enter_round(session, number: int, *, skip: set[tuple[int, int]] = frozenset()) -> None:
     """Every table of round ``number`` but those of ``skip`` ((table, deal)) enters its
-    sheets on its round link, N entering and S confirming with his PIN."""
+    sheets on its round link, N entering with his PIN and S confirming with his on the same
+    phone (an entry without a PIN is never confirmed from the phone that entered it)."""
     for table in range(1, TABLES + 1):
         play = play_of(session, number, table)
         phone = Client()
+        north = Seat.objects.get(round=play.round, table=play.table, position="N").entry
         south = Seat.objects.get(round=play.round, table=play.table, position="S").entry
         for deal in play.board_set.deals.order_by("number"):
             if (table, deal.number) in skip or ScoreSheet.objects.filter(
@@ -65,6 +67,7 @@ def _enter_round(session, number: int, *, skip: set[tuple[int, int]] = frozenset
                 "contract": result["contract"],
                 "trump": result["trump"],
                 "as": "N",
+                "pin": north.pin,
                 **{f"defence_{s}": d for s, d in result["defenders"].items()},
                 **{f"tricks_{s}": str(t) for s, t in result["tricks"].items()},
             }
@@ -131,7 +134,7 @@ def _no_cyrillic_but_names(text: str, names: list[str]) -> list[str]:
 
 def test_the_club_evening(live_server, browser, django_user_model, worker_factory, tmp_path, shot):
     worker_factory()  # the clock's worker, on the suite's broker
-    django_user_model.objects.create_user(username="judge", password="s3cret-pass-1")
+    judge = django_user_model.objects.create_user(username="judge", password="s3cret-pass-1")
     base = live_server.url
     director_ctx, page = new_laptop(browser, 900)
     opened = [director_ctx]
@@ -213,6 +216,9 @@ def test_the_club_evening(live_server, browser, django_user_model, worker_factor
     table.get_by_role("button", name="Проверить").click()
     table.get_by_role("button", name="Сохранить").click()
     expect(table.get_by_text("Сдача 1.1 записана.")).to_be_visible()
+    # Entered without a PIN: never confirmed from this phone (docs/game.md §7.2).
+    expect(table.locator("#same-phone-1")).to_contain_text("Внесён с этого телефона без ПИН-кода")
+    expect(table.locator("#confirm-form-1")).to_have_count(0)
 
     # (5) E confirms it from his own phone, keeps his clock and comes back to his page.
     east = seats1["E"].entry
@@ -299,11 +305,24 @@ def test_the_club_evening(live_server, browser, django_user_model, worker_factor
     expect(hall.locator("[data-headline]").first).to_have_text("Конец тура!")
 
     # (6) Spreadsheets: numbers as numbers, deal labels as text; the CSV with a decimal comma.
-    xlsx = outsider.get(reverse("public:session_xlsx", args=[event.slug, 1]))
-    sheet_ = load_workbook(io.BytesIO(xlsx.content)).active
-    header = [c.value for c in sheet_[1]]
-    figures = [row[header.index("Итог")] for row in sheet_.iter_rows(min_row=2)]
+    # The public's files count only the deals played out (docs/game.md §4.5): two rounds of
+    # eleven played, every set still travels, so nobody has a figure there yet. The
+    # director's own view (?view=director) counts every deal played: its files have them.
+    def standings_xlsx(client, query):
+        xlsx = client.get(reverse("public:session_xlsx", args=[event.slug, 1]), query)
+        sheet_ = load_workbook(io.BytesIO(xlsx.content)).active
+        header = [c.value for c in sheet_[1]]
+        return [row[header.index("Итог")] for row in sheet_.iter_rows(min_row=2)]
+
+    figures = standings_xlsx(outsider, {})
+    assert figures and all(c.value is None for c in figures)
+    public_csv = outsider.get(reverse("public:session_csv", args=[event.slug, 1])).content
+    assert not re.search(rb";\d+,\d{2}(;|\r?\n)", public_csv)
+    own = Client()
+    own.force_login(judge)
+    figures = standings_xlsx(own, {"view": "director"})
     assert figures and all(c.data_type == "n" for c in figures if c.value is not None)
+    assert any(c.value is not None for c in figures)
     # His card: deal labels «1.1» as text (a Russian spreadsheet reads «1.1» as a date).
     card_file = outsider.get(reverse("public:card_xlsx", args=[event.slug, east.number]))
     book = load_workbook(io.BytesIO(card_file.content)).active
@@ -311,7 +330,9 @@ def test_the_club_evening(live_server, browser, django_user_model, worker_factor
     labels = [row[column] for row in book.iter_rows(min_row=2) if row[column].value]
     assert len(labels) >= 6 and all(c.data_type == "s" for c in labels), labels
     assert labels[0].value == "1.1"
-    csv_text = outsider.get(reverse("public:session_csv", args=[event.slug, 1])).content
+    csv_text = own.get(
+        reverse("public:session_csv", args=[event.slug, 1]), {"view": "director"}
+    ).content
     assert re.search(rb";\d+,\d{2}(;|\r?\n)", csv_text)
 
     # (11) The phone and the table's page in English: no Cyrillic but the names.

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from events.models import Event, Round
-from scoring import services
+from scoring import disclosure, services
 from scoring.models import Adjustment, TablePlay
 from tests.browser.a11y import check_page
 from tests.browser.helpers import login
@@ -79,11 +79,24 @@ def test_a_whole_table_scored_at_once_and_the_two_room_traveller(
     services.sheet_record(plays[-1], deal, sheet(tricks={"N": 8, "E": 2}), by_user=director)
     Event.objects.filter(pk=event.pk).update(results_public=True)
     traveller = f"{live_server.url}/e/{event.slug}/results/deals/{deal.pk}/"
+    # Its set still travels to other tables: the public address hides it from everyone, the
+    # director too; his own view, behind the switch, shows it (docs/game.md §4.5).
     laptop.goto(traveller)
+    expect(laptop.locator("#deal-in-play")).to_be_visible()
+    expect(laptop.locator("#traveller")).to_have_count(0)
+    laptop.locator(".director-switch").get_by_role("link").click()
+    expect(laptop.locator(".director-view")).to_be_visible()
+    expect(laptop.locator("#traveller-note")).to_contain_text("Нойберга")
+    # The director shows the session's deals (the rounds will not be played): the public
+    # reads the traveller.
+    disclosure.deals_show(session, by_user=director)
+    laptop.goto(traveller)
+    expect(laptop.locator(".director-view")).to_have_count(0)
     expect(laptop.locator("#traveller-note")).to_contain_text("Нойберга")
     expect(laptop.locator("#traveller th", has_text="Комната")).to_have_count(1)
     shot(laptop, "traveller-two-rooms")
     phone.goto(traveller)
+    expect(phone.locator("#traveller-note")).to_contain_text("Нойберга")
     assert check_page(phone) == [], check_page(phone)
     shot(phone, "traveller-two-rooms-phone")
     phone.goto(f"{live_server.url}/director/login/")

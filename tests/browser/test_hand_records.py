@@ -83,7 +83,13 @@ def test_dealing_sheets_and_hand_record_read_well(live_server, event, request, s
     page.emulate_media(media="screen")
 
     event_set_results_public(event, True)
+    # The deal is still played at other tables: the public address hides its cards from
+    # everyone, the director too; he reads them on his own view (docs/game.md §4.5).
     page.goto(f"{live_server.url}/e/{event.slug}/results/deals/{deal.pk}/")
+    expect(page.locator("#deal-in-play")).to_be_visible()
+    expect(page.locator("#hand-record")).to_have_count(0)
+    page.goto(f"{live_server.url}/e/{event.slug}/results/deals/{deal.pk}/?view=director")
+    expect(page.locator(".director-view")).to_be_visible()
     record = page.locator("#hand-record")
     expect(record).to_be_visible()
     expect(record.locator(".pocket")).to_have_count(4)
@@ -97,7 +103,7 @@ def test_dealing_sheets_and_hand_record_read_well(live_server, event, request, s
     assert [w for w in LATIN_WORD.findall(text)] == []
 
     north = entry_at(play, "N")
-    page.goto(f"{live_server.url}/e/{event.slug}/results/cards/{north.number}/")
+    page.goto(f"{live_server.url}/e/{event.slug}/results/cards/{north.number}/?view=director")
     hands = page.locator("#card-hands details")
     expect(hands).to_have_count(15)
     hands.first.locator("summary").click()
@@ -105,7 +111,7 @@ def test_dealing_sheets_and_hand_record_read_well(live_server, event, request, s
     assert _fits(page, "#card-hands .pocket, #card-hands .dd-table")
     hands.first.screenshot(path=str(shot(page, f"card-hand-{width}")))
 
-    page.goto(f"{live_server.url}/e/{event.slug}/results/sessions/1/hands/")
+    page.goto(f"{live_server.url}/e/{event.slug}/results/sessions/1/hands/?view=director")
     expect(page.locator("#hands article.box")).to_have_count(15)
     assert _fits(page, "#hands .pocket, #hands .dd-table")
     shot(page, f"hand-records-{width}")

@@ -1,6 +1,7 @@
 """Issue 22's acceptance: a Сочи event of 15 players (five 3-seat tables, the prime
 movement, two rounds, boxes dealt by the app) played on 360 px phones. Every table's N
-enters each deal on the Russian sheet, E confirms it with his PIN; the sheets hold every
+enters each deal on the Russian sheet with his PIN, E confirms it with his on the same
+phone; the sheets hold every
 outcome of the note at least once — made with two whisters, a lone whister, both pass,
 полвиста, down with консоляция, a whister short (of a pair and alone), мизер made and
 caught, распасы, a checked 10 made and down. After publishing, the standings, a traveller
@@ -238,11 +239,14 @@ def fill(page, sheet: dict, talon=()) -> None:
 
 
 def enter_round(page, base, session, round_no, recorded, shot) -> None:
-    """Every table's N enters the set's deals on his phone; E confirms each with his PIN."""
+    """Every table's N enters the set's deals on the table's phone with his PIN; E confirms
+    each with his on the same phone (an entry without a PIN is never confirmed from the
+    phone that entered it, docs/game.md §7.2)."""
     plays = TablePlay.objects.filter(
         round__room__session=session, round__number=round_no
     ).select_related("board_set", "table", "round")
     for play in plays.order_by("table__number"):
+        north = Seat.objects.get(round=play.round, table=play.table, position="N").entry
         for deal in play.board_set.deals.order_by("number"):
             key = (play.board_set.number, deal.number)
             sheet = PLAN[key][len(recorded[key])]
@@ -253,6 +257,7 @@ def enter_round(page, base, session, round_no, recorded, shot) -> None:
             page.goto(f"{base}{round_link(play, f'deals/{deal.number}/?as=N')}")
             expect(page.locator("#sheet-game")).to_have_text(GAME_LINE)
             fill(page, sheet, talon)
+            page.fill("#id_pin", north.pin)
             page.get_by_role("button", name="Проверить").click()
             expect(page.locator("#settlement")).to_be_visible()
             want = balance(sheet)
