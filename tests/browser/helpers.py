@@ -70,7 +70,9 @@ def drawn_event(page, base: str, csv_file, name: str, date: str, count: int):
 def confirm_round_as_east(page, base: str, play) -> None:
     """E of the table opens its QR code («Кто вы?»: his seat and the PIN of his name card
     lead to the round's link) and confirms every deal of the set with his PIN — the
-    table's link alone does not confirm."""
+    table's link alone does not confirm. On the phone that entered them the sheets must
+    have been entered with a PIN: an entry without one is never confirmed from the phone
+    that entered it (docs/game.md §7.2)."""
     from playwright.sync_api import expect
 
     from events.models import Seat
@@ -89,3 +91,12 @@ def confirm_round_as_east(page, base: str, play) -> None:
         form.get_by_role("button", name="Подтвердить").click()
         expect(page.get_by_text("подтверждена.")).to_be_visible()
     expect(page.locator("#deals .deal-card.state-confirmed")).to_have_count(deals)
+
+
+def read_again(page, url: str):
+    """A public page as it is now, read by someone who read it a moment ago. A browser
+    keeps a public page a few seconds (``Cache-Control: public, max-age=5``,
+    docs/public-pages.md), so after a change he reloads it: a conditional request, which
+    the new version answers. Returns the reload's response."""
+    page.goto(url)
+    return page.reload()

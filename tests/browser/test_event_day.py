@@ -11,7 +11,12 @@ from events.models import Entry, Round, Seat
 from scoring import rules
 from scoring.compare import matchpoints
 from scoring.models import Deal, TablePlay
-from tests.browser.helpers import confirm_round_as_east, login, new_event_with_players
+from tests.browser.helpers import (
+    confirm_round_as_east,
+    login,
+    new_event_with_players,
+    read_again,
+)
 from tests.factories import round_link, varied_result
 
 pytestmark = [
@@ -36,12 +41,17 @@ def fill_sheet(page, data: dict) -> None:
 
 
 def enter_round(page, base, room, round_no: int, sheets: dict, *, wrong_first=False) -> None:
-    """The N player of every table enters the set's deals; E confirms each."""
+    """The N player of every table enters the set's deals with his PIN; E confirms each
+    with his on the same phone (docs/game.md §7.2). ``wrong_first``: the very first sheet
+    is refused once, then saved without N's PIN — which this phone may not have confirmed —
+    and sent again with it."""
     for table in room.tables.order_by("number"):
         play = TablePlay.objects.get(round__room=room, round__number=round_no, table=table)
+        north = Seat.objects.get(round=play.round, table=table, position="N").entry
         for deal in play.board_set.deals.order_by("number"):
             data = varied_result(table.number, round_no, deal.number, deal.first_hand)
             page.goto(f"{base}{round_link(play, f'deals/{deal.number}/?as=N')}")
+            unproven = wrong_first
             if wrong_first:
                 wrong_first = False
                 fill_sheet(page, {**data, "contract": "three", "trump": "clubs"})
@@ -56,9 +66,25 @@ def enter_round(page, base, room, round_no: int, sheets: dict, *, wrong_first=Fa
                 page.select_option("#id_trump", "spades")
             else:
                 fill_sheet(page, data)
+                page.fill("#id_pin", north.pin)
             page.click('button[name="check"]')
             page.click('button[name="save"]')
             expect(page.get_by_text(f"Сдача {deal.code} записана.")).to_be_visible()
+            if unproven:
+                # Entered without a PIN: the round page says this phone cannot confirm it
+                # and offers no confirmation; N sends the same result again with his PIN.
+                expect(page.locator(f"#same-phone-{deal.number}")).to_contain_text(
+                    "Внесён с этого телефона без ПИН-кода"
+                )
+                expect(page.locator(f"#confirm-form-{deal.number}")).to_have_count(0)
+                page.goto(f"{base}{round_link(play, f'deals/{deal.number}/?as=N')}")
+                fill_sheet(page, data)
+                page.fill("#id_pin", north.pin)
+                page.click('button[name="check"]')
+                page.click('button[name="save"]')
+                expect(page.get_by_text(f"Сдача {deal.code}: этот же результат")).to_be_visible()
+                expect(page.locator(f"#same-phone-{deal.number}")).to_have_count(0)
+                expect(page.locator(f"#confirm-form-{deal.number}")).to_be_visible()
             sheets[(play.board_set.number, deal.number)][table.number] = data
         confirm_round_as_east(page, base, play)
 
@@ -193,8 +219,31 @@ def test_a_whole_small_event(
 
     session = event.sessions.get()
     per_player, per_deal = expected_figures(session, sheets)
+    # Published mid-session: the public totals count only the deals played out (docs/game.md
+    # §4.5); every set still travels to three more tables, so nobody has a figure yet.
     public.goto(f"{base}/e/{event.slug}/results/sessions/1/")
     rows = public.locator("#standings tbody tr")
+    expect(rows).to_have_count(15)
+    expect(public.locator("#deals-in-play")).to_contain_text("0 из 15")
+    for i in range(15):
+        cells = rows.nth(i).locator("td").all_text_contents()
+        assert (cells[0], cells[3].strip(), cells[4]) == ("—", "—", "0"), cells
+    shot(public, "day-08-standings-in-play")
+
+    # A deal not played out is not public either.
+    deal = Deal.objects.get(board_set__session=session, board_set__number=2, number=1)
+    early = public.goto(f"{base}/e/{event.slug}/results/deals/{deal.pk}/")
+    assert early.status == 403
+    expect(public.locator("#deal-in-play")).to_contain_text("ещё играется")
+    # The evening stops after two rounds (announced): the director shows the deals, and the
+    # standings equal the core's own figures.
+    page.goto(f"{base}/director/events/{event.pk}/scores/")
+    expect(page.locator("#deals-shown")).to_contain_text("0 из 15")
+    page.get_by_label("открыть все сдачи этой сессии сейчас").check()
+    page.get_by_role("button", name="Открыть сдачи").click()
+    expect(page.locator("#deals-shown")).to_contain_text("открыты вами")
+    read_again(public, f"{base}/e/{event.slug}/results/sessions/1/")
+    expect(public.locator("#deals-in-play")).to_have_count(0)
     expect(rows).to_have_count(15)
     shown = {}
     for i in range(15):
@@ -206,18 +255,7 @@ def test_a_whole_small_event(
         assert shown[numbers[entry_id]] == (f"{float(average):.2f}", len(figures)), entry_id
     shot(public, "day-08-standings")
 
-    # Published mid-session: the standings are public, a deal not played out is not.
-    deal = Deal.objects.get(board_set__session=session, board_set__number=2, number=1)
-    early = public.goto(f"{base}/e/{event.slug}/results/deals/{deal.pk}/")
-    assert early.status == 403
-    expect(public.locator("#deal-in-play")).to_contain_text("ещё играется")
-    # The evening stops after two rounds (announced): the director shows the deals.
-    page.goto(f"{base}/director/events/{event.pk}/scores/")
-    expect(page.locator("#deals-shown")).to_contain_text("0 из 15")
-    page.get_by_label("открыть все сдачи этой сессии сейчас").check()
-    page.get_by_role("button", name="Открыть сдачи").click()
-    expect(page.locator("#deals-shown")).to_contain_text("открыты вами")
-    public.goto(f"{base}/e/{event.slug}/results/deals/{deal.pk}/")
+    read_again(public, f"{base}/e/{event.slug}/results/deals/{deal.pk}/")
     table_rows = public.locator("#traveller tbody tr")
     checked = 0
     for i in range(table_rows.count()):
