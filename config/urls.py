@@ -1,4 +1,3 @@
-from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
@@ -6,6 +5,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from config.health import healthz
+from config.locale import public_patterns
 from config.pwa import manifest, service_worker
 from events import urls_director as events_director
 from events import urls_public as events_public
@@ -44,12 +44,11 @@ urlpatterns = [
     path("t/", include("scoring.urls_table")),
     path("api/", include("config.api")),
     path("admin/", admin.site.urls),
-    # The public pages, their language in the address: /e/… in Russian, /en/e/… in English
-    # (config/locale.py): one answer per address, shared by every reader.
-    *i18n_patterns(
+    # The public pages, their language never a cookie's: /en/e/… in English, /e/… in the
+    # browser's (config/locale.py) — answers shared by every reader.
+    *public_patterns(
         path("e/", include(public)),  # an event's public pages (nothing before publishing)
         path("ladder/", include("scoring.urls_ladder")),  # the public club ladders
-        prefix_default_language=False,
     ),
 ]
 

@@ -122,6 +122,9 @@ class Reader:
         self.read: list[str] = []
         answer = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
         assert answer.status_code == 302 and client.cookies["django_language"].value == "en"
+        # And as an English browser says it: the public pages never read the cookie, their
+        # language is the address's or the browser's (config/locale.py).
+        client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
 
     def get(self, url: str, *, expect=(200,), **data):
         return self._check("get", url, expect, data)

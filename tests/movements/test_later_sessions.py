@@ -248,4 +248,4 @@ def test_a_later_sessions_cards_and_grid_show_each_players_own_number(
     page = director_client.get(f"{url}?participant={own}").content.decode()
     assert f"№ {own} — {seat.entry.full_name}" in page
     grid = director_client.get(reverse("director:session", args=[event.pk, 2])).content.decode()
-    assert f'{own} <span class="name">{seat.entry.full_name}</span>' in grid
+    assert f'{own} <span class="name" dir="auto">{seat.entry.full_name}</span>' in grid

@@ -99,7 +99,13 @@ def test_an_anonymous_answer_sets_no_cookie_and_comes_gzipped(field):
     # The language is in the address: the English copy is another address, never a cookie.
     english = reader.get(f"/en/e/{event.slug}/results/sessions/1/")
     assert 'lang="en"' in english.content.decode() and not english.cookies
-    assert f'href="/e/{event.slug}/results/sessions/1/"' in english.content.decode()
+    assert f'href="/e/{event.slug}/results/sessions/1/?lang=ru"' in english.content.decode()
+    # Without a language in the address, the browser's: the answer says it varies by it.
+    by_browser = reader.get(f"/e/{event.slug}/results/sessions/1/", HTTP_ACCEPT_LANGUAGE="en")
+    assert 'lang="en"' in by_browser.content.decode()
+    assert "Accept-Language" in by_browser["Vary"] and "Cookie" not in by_browser["Vary"]
+    ru = reader.get(f"/e/{event.slug}/results/sessions/1/?lang=ru", HTTP_ACCEPT_LANGUAGE="en")
+    assert 'lang="ru"' in ru.content.decode()
 
 
 def _standing(reader, event) -> str:

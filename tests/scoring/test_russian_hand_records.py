@@ -323,8 +323,10 @@ def test_the_ppn_export_of_a_russian_session(client, sochi):
 def test_the_russian_hand_record_reads_in_english(director_client, sochi):
     sochi.publish()
     director_client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    # A public page's language is its address's or the browser's, never the cookie's.
     html = director_client.get(
-        reverse("public:traveller", args=[sochi.event.slug, sochi.deal.pk])
+        reverse("public:traveller", args=[sochi.event.slug, sochi.deal.pk]),
+        HTTP_ACCEPT_LANGUAGE="en",
     ).content.decode()
     record = html[html.index('id="hand-record"') : html.index("</section>")]
     assert "first hand N leading" in record and "Misère: the fewest tricks" in record

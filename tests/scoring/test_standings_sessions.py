@@ -100,7 +100,8 @@ def test_the_results_page_and_the_csv_show_the_event_and_each_session(
     assert 'id="standing-rule"' in body
     assert "in every session" in body
     for number in (1, 2):
-        assert f'href="/e/{event.slug}/results/sessions/{number}/"' in body
+        # An English page's links lead to English pages (config/locale.py).
+        assert f'href="/en/e/{event.slug}/results/sessions/{number}/"' in body
     for total, _deals in want.values():
         assert f"{float(total):.2f}" in body
     # Each session's own page has its own standing.
