@@ -129,6 +129,10 @@ def test_when_the_round_ends_its_pages_leave_the_phone(live_server, browser, eve
 
     rounds.round_end_now(Round.objects.get(pk=first.pk))  # the director's «Конец тура!»
     expect(page.locator("#table-clock [data-state-label]")).to_have_text("окончен")
+    # Nobody proved himself on this phone since «Конец тура!» (the gate's PIN only led it
+    # here): its round page reloads into «Тур окончен», no sheet (docs/game.md §4.5).
+    expect(page.locator("#round-over")).to_be_visible()
+    expect(page.locator("#deals")).to_have_count(0)
     # His page's clock says so too: its worker drops the round's pages, and keeps his own.
     expect(own.locator("#player-clock [data-state-label]")).to_have_text("окончен")
     _wait_until(own, f"({KEPT_URLS}).then(urls => !urls.some(u => u.startsWith('{scope}')))")
