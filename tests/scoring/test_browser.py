@@ -64,7 +64,12 @@ def _phone_scenario(base: str, event_pk: int, slug: str, play_pk: int, deal_pk: 
         page.locator('button[name="save"]').click()
         expect(page.locator("#sheets")).to_contain_text("N: три ♦")
 
+        # The deal is still being played elsewhere: the public address shows him what the
+        # public sees (docs/game.md §4.5); his own view, behind its switch, has the traveller.
         page.goto(f"{base}/e/{slug}/results/deals/{deal_pk}/")
+        expect(page.locator("#deal-in-play")).to_be_visible()
+        page.goto(f"{base}/e/{slug}/results/deals/{deal_pk}/?view=director")
+        expect(page.locator("#director-view")).to_be_visible()
         expect(page.locator("#traveller")).to_contain_text("N: три ♦")
         seen["traveller_fits"] = _no_page_overflow(page)
         _shot(page, "scoring-traveller-360")
