@@ -14,7 +14,7 @@ state can only land under a token nobody reads any more, and a token lost from t
 its own transaction (and a test's) reads the change, and after commit, so that no other
 process keeps a document it built from the state before the commit; after commit the room's
 documents are also rebuilt, so that the phones' next polls find them ready. What is stored
-under a token never changes meaning, so each process also keeps its own copy (:class:`_Memo`):
+under a token never changes meaning, so each process also keeps its own copy (:class:`Memo`):
 a poll that finds nothing changed reads only the tokens, in one round trip to the cache.
 With Redis down (``config.cache`` then answers every read with a miss) each read makes its
 tokens up (:data:`LOCAL`) and every document is built from the database: correct, slower.
@@ -365,7 +365,7 @@ def room_rebuild(room_id: int) -> None:
     cache.set_many(docs, DOC_TIMEOUT)
 
 
-class _Memo:
+class Memo:
     """This process's own copy of what the shared cache holds under keys whose content never
     changes: a document under its tokens, a phone's rooms and a hall's rooms with the setup
     token they were found under (checked against the current one at every poll). A poll then
@@ -396,7 +396,7 @@ class _Memo:
 
 
 #: About a hall of phones and a day of documents (a few MB at most).
-_memo = _Memo(20_000)
+_memo = Memo(20_000)
 
 
 def room_docs(

@@ -32,8 +32,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -214,7 +212,6 @@ def _gz_tag(etag: str) -> str:
     return etag[:-1] + '-gz"'
 
 
-
 def shared(request) -> bool:
     """Whether this request may be answered from the shared copy: an anonymous reader's
     GET (no session cookie: nobody is signed in) asking for no view of his own."""
@@ -271,32 +268,6 @@ def serve(request, stamp: str, draw) -> HttpResponse:
     return _answer(request, kept, etag)
 
 
-class _Recent:
-    """This process's copies of the last pages it served (a few hundred: a page is up to
-    ~150 KB): a reader's request then costs no round trip for the page itself."""
-
-    def __init__(self, size: int):
-        self._items: OrderedDict = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()  # gunicorn's threads share it
-
-    def get(self, key):
-        with self._lock:
-            value = self._items.get(key)
-            if value is not None:
-                self._items.move_to_end(key)
-            return value
-
-    def put(self, key, value) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
-_pages = _Recent(200)
+#: This process's copies of the last pages it served (a few hundred: a page is up to
+#: ~150 KB): a reader's request then costs no round trip for the page itself.
+_pages = clockdoc.Memo(200)
