@@ -2,8 +2,10 @@
 (docs/game.md §2.1, §2.7, §8).
 
 - A card is written as its suit letter and its rank: S C D H and 7 8 9 10 J Q K A
-  (``SA``, ``H10``, ``D7``). Inside, a card is a number 0–31: ``suit * 8 + rank``, the suits
-  in the letter order S C D H and the ranks 7 … A as 0 … 7.
+  (``SA``, ``H10``, ``D7``): the notation, Latin in every language. A page names a card
+  in its own language with :func:`card_text` («♠Т» in Russian, «♠A» in English), the one
+  place that names the ranks per language. Inside, a card is a number 0–31:
+  ``suit * 8 + rank``, the suits in the letter order S C D H and the ranks 7 … A as 0 … 7.
 - A deal's cards are the hands of its three active seats and the talon. Stored and
   exported as PPN (prefko's Portable Preferans Notation): one 32-character string, the
   hands of the active seats in speaking order (first hand first, each as ten characters)
@@ -45,6 +47,13 @@ _TO_PPN = {
 }
 _FROM_PPN = {char: card for card, char in _TO_PPN.items()}
 
+#: The ranks as each language names them (docs/game.md §8.1): валет, дама, король, туз are
+#: В Д К Т in Russian. Every page, message and grid that names a card asks :func:`rank_text`.
+RANK_NAMES = {
+    "en": RANKS,
+    "ru": ("7", "8", "9", "10", "В", "Д", "К", "Т"),
+}
+
 _NAMES = [SUIT_LETTERS[c // 8] + RANKS[c % 8] for c in range(DECK_SIZE)]
 _BY_NAME = {name: card for card, name in enumerate(_NAMES)}
 
@@ -60,6 +69,18 @@ class CardError(ValueError):
 
 def card_name(card: int) -> str:
     return _NAMES[card]
+
+
+def rank_text(rank: int, language: str) -> str:
+    """Rank 0 … 7 (7 … ace) as ``language`` names it: English for «en…», else Russian (the
+    app's first language): ``rank_text(7, "ru")`` → «Т»."""
+    names = RANK_NAMES["en"] if (language or "").startswith("en") else RANK_NAMES["ru"]
+    return names[rank]
+
+
+def card_text(card: int, language: str) -> str:
+    """A card as a page names it: its suit's symbol and its rank in ``language`` («♠Т»)."""
+    return SUIT_SYMBOLS[card // 8] + rank_text(card % 8, language)
 
 
 def parse_card(text: object) -> int:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from celery import current_app
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import afterwards, cards, clockdoc
@@ -138,14 +139,14 @@ def _twice_errors(fields: list[tuple[str, list[int]]], errors: dict) -> None:
                 first = seen[card]
                 errors[field] = (
                     _("%(field)s: %(card)s is typed twice.")
-                    % {"field": _field_label(field), "card": cards.card_name(card)}
+                    % {"field": _field_label(field), "card": cards.card_text(card, get_language())}
                     if first == field
                     else _(
                         "%(field)s: %(card)s is already in «%(other)s»; every card is dealt once."
                     )
                     % {
                         "field": _field_label(field),
-                        "card": cards.card_name(card),
+                        "card": cards.card_text(card, get_language()),
                         "other": _field_label(first),
                     }
                 )
@@ -246,6 +247,16 @@ class SessionCheck:
     seed_hash: str
     hash_ok: bool
     deals: list[DealCheck]
+
+    @property
+    def first_card(self) -> str:
+        """The shuffle's first card, as the page's language names it («♠7»)."""
+        return cards.card_text(0, get_language())
+
+    @property
+    def last_card(self) -> str:
+        """Its last («♥Т» in Russian, «♥A» in English)."""
+        return cards.card_text(cards.DECK_SIZE - 1, get_language())
 
     @property
     def all_equal(self) -> bool:

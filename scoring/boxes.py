@@ -38,8 +38,9 @@ from events.cards import (
     SUIT_LETTERS,
     SUIT_SYMBOLS,
     CardError,
+    card_text,
     from_ppn,
-    rank_of,
+    rank_text,
     sorted_cards,
     suit_of,
 )
@@ -84,24 +85,21 @@ def parse_talon(value) -> tuple[int, ...] | None:
 
 
 def cards_shown(cards) -> str:
-    """«♠A ♥7»: each card as its suit's symbol and its rank (plain text, for messages)."""
-    return " ".join(f"{SUIT_SYMBOLS[suit_of(c)]}{rules_rank(c)}" for c in _ordered(cards or ()))
+    """«♠Т ♥7»: each card as the page's language names it (plain text, for messages)."""
+    return " ".join(card_text(c, get_language()) for c in _ordered(cards or ()))
 
 
 def cards_html(cards):
     """The same with the red suits (♦ ♥) marked for the page's colours."""
+    language = get_language()
     return format_html_join(
         " ",
-        '<span class="card-name{}">{}{}</span>',
+        '<span class="card-name{}">{}</span>',
         (
-            (" red" if suit_of(c) in (2, 3) else "", SUIT_SYMBOLS[suit_of(c)], rules_rank(c))
+            (" red" if suit_of(c) in (2, 3) else "", card_text(c, language))
             for c in _ordered(cards or ())
         ),
     )
-
-
-def rules_rank(card: int) -> str:
-    return RANKS[rank_of(card)]
 
 
 def _ordered(cards):
@@ -115,6 +113,7 @@ def talon_grid(chosen=()) -> list[dict]:
     """The talon picker's rows, one per suit (♠ ♣ ♦ ♥), each with its eight cards 7 … A;
     ``chosen``: the card names ticked."""
     chosen = {str(c).upper() for c in chosen or ()}
+    language = get_language()
     return [
         {
             "symbol": SUIT_SYMBOLS[s],
@@ -123,10 +122,10 @@ def talon_grid(chosen=()) -> list[dict]:
             "cards": [
                 {
                     "value": SUIT_LETTERS[s] + rank,
-                    "rank": rank,
+                    "rank": rank_text(r, language),
                     "checked": SUIT_LETTERS[s] + rank in chosen,
                 }
-                for rank in RANKS
+                for r, rank in enumerate(RANKS)
             ],
         }
         for s in range(4)

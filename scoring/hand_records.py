@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
 
 from events import cards
 from events.dealing import deal_cards, session_deals
@@ -74,14 +74,8 @@ class HandRecord:
 
 
 def rank_text(rank: int) -> str:
-    """7 … 10 as they are; the picture cards in the page's language (В Д К Т in Russian)."""
-    text = cards.RANKS[rank]
-    return {
-        "J": pgettext("card rank", "J"),
-        "Q": pgettext("card rank", "Q"),
-        "K": pgettext("card rank", "K"),
-        "A": pgettext("card rank", "A"),
-    }.get(text, text)
+    """7 … 10 as they are; the picture cards in the page's language (``events.cards``)."""
+    return cards.rank_text(rank, get_language())
 
 
 def _lines(hand, order: list[int]) -> list[SuitLine]:

@@ -134,7 +134,7 @@ def test_the_refusal_of_another_talon_reads_in_russian(session15, director):
     first, second = _plays_of_set(session15, 1)[:2]
     services.sheet_record(first, deal_of(first, 1), _with(TALON), by_user=director)
     text = _errors(second, deal_of(second, 1), _with(["SA", "H8"]))["talon"][0]
-    assert "коробка не совпадает" in text and "♠A ♥8" in text and "♥7" not in text
+    assert "коробка не совпадает" in text and "♠Т ♥8" in text and "♥7" not in text
 
 
 def test_once_two_tables_agree_the_talon_stands(session15, director):
@@ -220,7 +220,7 @@ def test_the_known_talon_is_shown_to_later_tables_only(client, session15, direct
     assert page.context["known_talon"] is None and 'id="known-talon"' not in page.content.decode()
     services.sheet_record(second, deal_of(second, 1), _with(TALON), by_user=director)
     page = client.get(_deal_url(second))
-    assert page.context["known_talon"].shown == "♠A ♥7"
+    assert page.context["known_talon"].shown == "♠Т ♥7"
     body = page.content.decode()
     assert 'id="known-talon"' in body and '<span class="card-name red">♥7</span>' in body
     # Another deal of the set has no talon yet.
@@ -433,7 +433,7 @@ def test_a_fouled_version_has_its_own_known_talon(director_client, client, sessi
     services.sheet_record(plays[3], deal_of(plays[3], 1), _with(["D8", "CK"]), by_user=director)
     start(plays[3].round)
     page = client.get(_deal_url(plays[3]))
-    assert page.context["known_talon"].shown == "♣K ♦8" and page.context["card_version"] == 2
+    assert page.context["known_talon"].shown == "♣К ♦8" and page.context["card_version"] == 2
 
 
 def test_the_traveller_shows_the_versions_apart_and_the_csv_carries_them(

@@ -164,7 +164,7 @@ def test_a_refused_talon_sends_to_the_talons_cards(client, running, director):
     assert response.status_code == 400
     body = response.content.decode()
     summary = _summary(body)
-    assert "<strong>Прикуп</strong> — Этот прикуп (♠A ♥8)" in summary
+    assert "<strong>Прикуп</strong> — Этот прикуп (♠Т ♥8)" in summary
     assert _links(summary) == ["group-talon-SA"]
     assert _autofocused(body) == ["group-talon-SA"]
 

@@ -333,7 +333,7 @@ def test_the_director_enters_a_by_hand_deals_cards(director_client, event):
 @pytest.mark.parametrize(
     ("change", "field", "words"),
     [
-        ({"hand_E": "CQ CJ C10 C9 C8 C7 DA DK DQ SA"}, "hand_E", ["Карман E", "SA", "Карман N"]),
+        ({"hand_E": "CQ CJ C10 C9 C8 C7 DA DK DQ SA"}, "hand_E", ["Карман E", "♠Т", "Карман N"]),
         ({"hand_S": "D10 D9 D8 D7 HA HK HQ HJ H10"}, "hand_S", ["Карман S", "9", "10"]),
         ({"talon": "H8 X7"}, "talon", ["Прикуп", "X7", "не карта"]),
         ({"talon": "H8"}, "talon", ["Прикуп", "1", "2"]),

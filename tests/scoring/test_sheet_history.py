@@ -71,7 +71,7 @@ def test_each_version_says_who_entered_and_confirmed_it_how_and_when(director_cl
     assert localtime(done.sheet.updated_at).strftime("%d.%m.%Y %H:%M:%S") in confirmed
     # The talon recorded on this version, as cards with their suit symbols.
     talon = _cell(row, "talon")
-    assert '<span class="card-name">♠A</span>' in talon
+    assert '<span class="card-name">♠Т</span>' in talon
     assert '<span class="card-name red">♥7</span>' in talon
 
 
