@@ -5,7 +5,7 @@ module (views_public, views_hands)."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponseNotModified, JsonResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control
@@ -128,19 +128,10 @@ def base_context(event, preview, request=None) -> dict:
 
 
 def version_json(request, slug):
-    """``/e/<slug>/results/version.json``: the version of everything the event's public
-    pages show (``scoring.public_cache``), which a page that refreshes itself asks every
-    few seconds, reloading only when it changed. No query once warm; a 304 to a reader who
-    has it."""
+    """``/e/<slug>/results/version.json`` (``public_cache.version_answer``); answered before
+    the middleware stack by ``config.public_early``, here only when that is not in place."""
     found, stamp = public_cache.version(slug)
-    if found is None:
+    response = public_cache.version_answer(request, found, stamp)
+    if response is None:
         raise Http404(_("No such event."))
-    short = public_cache.short(stamp)
-    etag = f'"{short}"'
-    if public_cache.matches(request, etag):
-        response = HttpResponseNotModified()
-    else:
-        response = JsonResponse({"version": short})
-    response["ETag"] = etag
-    response["Cache-Control"] = f"public, max-age={public_cache.MAX_AGE}"
     return response

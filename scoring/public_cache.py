@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -155,9 +156,10 @@ def _digest(event_id: int) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:24]
 
 
-def _page_key(request, stamp: str) -> str:
+def _page_key(request, stamp: str, language: str | None = None) -> str:
     query = "&".join(sorted(f"{k}={v}" for k, values in request.GET.lists() for v in values))
-    text = "\n".join([request.path, query, translation.get_language() or "", stamp])
+    language = language or translation.get_language() or ""
+    text = "\n".join([request.path, query, language, stamp])
     return hashlib.sha256(text.encode()).hexdigest()[:40]
 
 
@@ -236,6 +238,49 @@ def anonymous(request) -> None:
 
     request.user = AnonymousUser()
     request._messages = _NoMessages()
+
+
+def version_answer(request, found: PublicEvent | None, stamp: str) -> HttpResponse | None:
+    """The event's version document (``/e/<slug>/results/version.json``): the version of
+    everything its public pages show, which a page that refreshes itself asks every few
+    seconds, reloading only when it changed — a 304 to a reader who has it. None for an
+    event that does not exist (the caller's 404)."""
+    if found is None:
+        return None
+    current = short(stamp)
+    etag = f'"{current}"'
+    if matches(request, etag):
+        response = HttpResponseNotModified()
+    else:
+        response = HttpResponse(json.dumps({"version": current}), content_type="application/json")
+    response["ETag"] = etag
+    response["Cache-Control"] = f"public, max-age={MAX_AGE}"
+    return response
+
+
+def kept_answer(request, stamp: str, language: str) -> HttpResponse | None:
+    """The shared answer for ``request`` at ``stamp`` if it needs no drawing: a 304 to a
+    reader who has the page, else the copy kept by this process or the shared cache; None
+    when the page must be drawn (``serve``). Read by ``config.public_early`` before the
+    middleware stack (sessions, CSRF, authentication: a request it answers never reaches
+    them), with the language ``config.locale`` would give the page."""
+    key = _page_key(request, stamp, language)
+    etag = _etag(key)
+    for tag in (etag, _gz_tag(etag)):
+        if matches(request, tag):
+            response = HttpResponseNotModified()
+            _shared_headers(response, tag)
+            return response
+    if clockdoc.LOCAL in stamp:
+        return None
+    cache_key = f"public-page:{key}"
+    kept = _pages.get(cache_key)
+    if kept is None:
+        kept = cache.get(cache_key)
+        if kept is None:
+            return None
+        _pages.put(cache_key, kept)
+    return _answer(request, kept, etag)
 
 
 def serve(request, stamp: str, draw) -> HttpResponse:

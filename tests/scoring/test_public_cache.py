@@ -208,3 +208,76 @@ def test_a_sheet_of_a_deal_in_play_changes_no_public_page(field):
     services.sheet_record(open_play, deal, {"contract": "passed"}, by_user=event.owner)
     assert reader.get(f"/e/{event.slug}/results/version.json").json()["version"] == version
     assert reader.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304
+
+
+# --- the cheap answers before the middleware stack (config.public_early) ----------------------
+
+EARLY = "config.public_early.PublicEarlyMiddleware"
+REACHED: list[str] = []
+
+
+class ReachedTheStack:
+    """Last in the stack for these tests: notes each request that got past sessions, CSRF,
+    authentication and the rest to the views."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        REACHED.append(request.path)
+        return self.get_response(request)
+
+
+SHOWN_HEADERS = (
+    "Content-Type",
+    "Content-Encoding",
+    "Content-Language",
+    "ETag",
+    "Cache-Control",
+    "Vary",
+    "X-Frame-Options",
+    "Content-Security-Policy",
+)
+
+
+def _shown(answer) -> tuple:
+    return answer.status_code, answer.content, {h: answer.get(h) for h in SHOWN_HEADERS}
+
+
+@pytest.mark.parametrize("field", [25], indirect=True)
+def test_the_early_answers_are_the_stacks_and_never_reach_it(field, settings):
+    event, session, play, entry = field
+    deal = play.board_set.deals.order_by("number").first()
+    stack = [m for m in settings.MIDDLEWARE if m != EARLY]
+    headers = [
+        {},
+        {"HTTP_ACCEPT_ENCODING": "gzip"},
+        {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9"},
+    ]
+    for url in _urls(event, deal.pk, entry.number):
+        for asked in headers:
+            settings.MIDDLEWARE = [*stack, f"{__name__}.ReachedTheStack"]
+            drawn = Client().get(url, **asked)  # the stack alone: drawn and kept
+            settings.MIDDLEWARE = [*stack[:4], EARLY, *stack[4:], f"{__name__}.ReachedTheStack"]
+            REACHED.clear()
+            early = Client().get(url, **asked)
+            if url.endswith("version.json"):
+                # The same document in every language: it no longer says it varies by one.
+                same = ("Content-Type", "ETag", "Cache-Control")
+                assert early.content == drawn.content, url
+                assert [early[h] for h in same] == [drawn[h] for h in same], url
+            else:
+                assert _shown(early) == _shown(drawn), (url, asked)
+            assert REACHED == [], (url, asked)  # answered before sessions & co.
+            tab = Client().get(url, HTTP_IF_NONE_MATCH=early["ETag"], **asked)
+            assert tab.status_code == 304 and REACHED == [], (url, asked)
+    # What the early path does not answer goes down the stack: the director, ?view=, a page
+    # never drawn, an event that does not exist.
+    REACHED.clear()
+    assert Client().get(f"/e/{event.slug}/results/?view=director").status_code in (200, 302, 403)
+    assert Client().get(f"/e/{event.slug}/results/sessions/1/?never=drawn").status_code == 200
+    assert Client().get("/e/no-such-event/results/version.json").status_code == 404
+    assert len(REACHED) == 3
+    assert settings.MIDDLEWARE.index(EARLY) < settings.MIDDLEWARE.index(
+        "django.contrib.sessions.middleware.SessionMiddleware"
+    )
