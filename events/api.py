@@ -1,10 +1,12 @@
 """The events API under /api/v1/: the same operations as the director's pages."""
 
+import json
+
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -14,6 +16,34 @@ from events import roster, rounds, services, signals
 from events.models import GAME_FIELDS, Draw, Entry, Event, Room, Round, Table
 from events.names import clean_name
 from events.parsers import BoundedJSONParser
+from events.register import services as register
+
+#: What the register says of a player: the machine values, as docs/register.md words them.
+REGISTER_STATES = ["new", "found", "several"]
+
+
+class RegisterPersonSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(source="full_name")
+    club = serializers.CharField()
+
+
+class RegisterMatchSerializer(serializers.Serializer):
+    """What the register proposes for a player, matched as the director's pages match:
+    «new» (nobody like him: a new person), «found» (one person: linked to him unless another
+    choice is given), «several» (similar persons: linked to the one chosen, else joined
+    unlinked, for the director to link on the player's edit page or ``…/link/``)."""
+
+    state = serializers.ChoiceField(choices=REGISTER_STATES)
+    label = serializers.CharField(help_text="the state in words, in the reader's language")
+    persons = serializers.SerializerMethodField(help_text="the persons proposed to choose from")
+    chosen = serializers.CharField(
+        help_text="a person's id, «new», or empty: joined unlinked, to link later"
+    )
+
+    @extend_schema_field(RegisterPersonSerializer(many=True))
+    def get_persons(self, match):
+        return RegisterPersonSerializer(match.persons.values(), many=True).data
 
 
 class EventSerializer(serializers.ModelSerializer):
@@ -90,10 +120,48 @@ class EventSerializer(serializers.ModelSerializer):
 
 
 class EntrySerializer(serializers.ModelSerializer):
+    person = serializers.CharField(
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        help_text="on creation, who he is in the register: a person's id or «new»; left "
+        "out, the register's proposal (see ``register``)",
+    )
+    person_id = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="the person of the register he is linked to"
+    )
+    register = serializers.SerializerMethodField(
+        help_text="what the register proposed for him: on creation, and on a GET of one "
+        "player who is linked to nobody"
+    )
+
     class Meta:
         model = Entry
-        fields = ["id", "last_name", "first_name", "club", "number", "status", "created_at"]
+        fields = [
+            "id",
+            "last_name",
+            "first_name",
+            "club",
+            "number",
+            "status",
+            "created_at",
+            "person",
+            "person_id",
+            "register",
+        ]
         read_only_fields = ["status", "created_at"]
+
+    def validate(self, attrs):
+        if self.instance is not None and "person" in attrs:
+            raise serializers.ValidationError(
+                {"person": [_("A player is linked to a person with «…/link/».")]}
+            )
+        return attrs
+
+    @extend_schema_field(RegisterMatchSerializer(allow_null=True))
+    def get_register(self, entry):
+        match = getattr(entry, "register_match", None)
+        return RegisterMatchSerializer(match).data if match is not None else None
 
     def validate_last_name(self, value):
         return _required(value, _("last name"))
@@ -110,18 +178,55 @@ def _required(value: str, label) -> str:
     return value
 
 
+class LinkSerializer(serializers.Serializer):
+    person = serializers.CharField(
+        max_length=20, help_text="a person's id among those proposed, or «new»"
+    )
+
+
 class WithdrawSerializer(serializers.Serializer):
     # A player still seated in rounds to play is withdrawn only with confirm: true.
     confirm = serializers.BooleanField(default=False)
 
 
+class ChoicesField(serializers.JSONField):
+    """Who each line's player is in the register: {"<line>": "<person id>" | "new"}; a line
+    left out takes the register's proposal. Sent as a JSON string in a multipart form."""
+
+    def __init__(self, **kwargs):
+        super().__init__(
+            required=False,
+            help_text='who each line is in the register: {"<line>": "<person id>" or "new"}; '
+            "a line left out: the register's proposal (found: that person; new: a new "
+            "person; several: joined unlinked, to link later)",
+            **kwargs,
+        )
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):  # a multipart form's field
+            try:
+                data = json.loads(data)
+            except ValueError:
+                data = None
+        value = super().to_internal_value(data)
+        if not isinstance(value, dict) or not all(
+            isinstance(v, str | int) and not isinstance(v, bool) for v in value.values()
+        ):
+            raise serializers.ValidationError(
+                _('Expected an object: {"<line>": "<person id>" or "new"}.')
+            )
+        return value
+
+
 class PasteSerializer(serializers.Serializer):
     text = serializers.CharField(max_length=200_000, trim_whitespace=False)
+    choices = ChoicesField()
 
 
 class ImportSerializer(serializers.Serializer):
     file = serializers.FileField()
     dry_run = serializers.BooleanField(default=False)
+    choices = ChoicesField()
 
 
 class RowSerializer(serializers.Serializer):
@@ -131,6 +236,7 @@ class RowSerializer(serializers.Serializer):
     club = serializers.CharField()
     number = serializers.IntegerField(allow_null=True)
     problems = serializers.ListField(child=serializers.CharField())
+    register = RegisterMatchSerializer(help_text="what the register proposes for the line")
 
 
 class ImportResultSerializer(serializers.Serializer):
@@ -282,12 +388,26 @@ class EntryViewSet(
         return self.get_event().entries.all()
 
     def perform_create(self, serializer):
-        serializer.instance = services.entry_create(self.get_event(), **serializer.validated_data)
+        """The add form's way: the player joins matched against the register."""
+        try:
+            entry, match = register.entry_join(self.get_event(), **serializer.validated_data)
+        except ValidationError as error:
+            raise serializers.ValidationError(serializers.as_serializer_error(error)) from None
+        entry.register_match = match
+        serializer.instance = entry
 
     def perform_update(self, serializer):
         serializer.instance = services.entry_update(
             serializer.instance, **serializer.validated_data
         )
+
+    def retrieve(self, request, *args, **kwargs):
+        """One player; when he is linked to no person, what the register proposes for him
+        (``register``), to link him with ``…/link/``."""
+        entry = self.get_object()
+        if entry.person_id is None:
+            entry.register_match = register.entry_match(entry)
+        return Response(EntrySerializer(entry).data)
 
     @extend_schema(request=WithdrawSerializer, responses=EntrySerializer)
     @action(detail=True, methods=["post"])
@@ -304,8 +424,30 @@ class EntryViewSet(
     def reinstate(self, request, event_pk=None, pk=None):
         return Response(EntrySerializer(services.entry_reinstate(self.get_object())).data)
 
-    def _import_rows(self, rows, dry_run: bool):
-        check = services.roster_check(self.get_event(), rows)
+    @extend_schema(
+        request=LinkSerializer,
+        responses=EntrySerializer,
+        description="Link a player who is not linked to a person of the register (he "
+        "joined as one of «several» similar, or before the API matched): one of the persons "
+        "proposed (``register`` of the entry's ``GET``), or «new».",
+    )
+    @action(detail=True, methods=["post"])
+    def link(self, request, event_pk=None, pk=None):
+        given = LinkSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        try:
+            entry = register.entry_link(self.get_object(), given.validated_data["person"])
+        except ValidationError as error:
+            raise serializers.ValidationError(serializers.as_serializer_error(error)) from None
+        return Response(EntrySerializer(entry).data)
+
+    def _import_rows(self, rows, dry_run: bool, choices=None):
+        """Every door's way (docs/register.md): the rows checked against the event, each
+        matched against the register, then saved linked (``register.import_linked``)."""
+        event = self.get_event()
+        matches = register.propose_rows(event, rows)
+        check = services.roster_check(event, rows)
+        problems = register.choices_read(matches, choices)
         body = {"rows": RowSerializer(check.rows, many=True).data, "ok": check.ok}
         if not check.ok:
             body["errors"] = {
@@ -313,13 +455,18 @@ class EntryViewSet(
                 % {"count": check.problem_count}
             }
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        if problems:
+            body["ok"] = False
+            body["errors"] = {"choices": problems}
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
         if dry_run:
             return Response(body)
         try:
-            created = services.entries_import(self.get_event(), rows)
-        except ValidationError:
+            created = register.import_linked(event, rows, matches)
+        except ValidationError as error:
             body["ok"] = False
             body["rows"] = RowSerializer(rows, many=True).data
+            body["errors"] = {"rows": " ".join(error.messages)}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         body["created"] = EntrySerializer(created, many=True).data
         return Response(body, status=status.HTTP_201_CREATED)
@@ -343,7 +490,11 @@ class EntryViewSet(
             raise serializers.ValidationError({"text": [str(error)]}) from None
         if not rows:
             raise serializers.ValidationError({"text": [_("No players in the text.")]})
-        return self._import_rows(rows, dry_run=request.query_params.get("dry_run") == "1")
+        return self._import_rows(
+            rows,
+            dry_run=request.query_params.get("dry_run") == "1",
+            choices=serializer.validated_data.get("choices"),
+        )
 
     @extend_schema(request={"multipart/form-data": ImportSerializer}, responses=IMPORT_ANSWERS)
     @action(detail=False, methods=["post"], url_path="import")
@@ -358,7 +509,11 @@ class EntryViewSet(
             rows = roster.parse_csv(text)
         except roster.RosterError as error:
             raise serializers.ValidationError({"file": [str(error)]}) from None
-        return self._import_rows(rows, dry_run=serializer.validated_data["dry_run"])
+        return self._import_rows(
+            rows,
+            dry_run=serializer.validated_data["dry_run"],
+            choices=serializer.validated_data.get("choices"),
+        )
 
 
 _entries = EntryViewSet.as_view({"get": "list", "post": "create"})
@@ -494,6 +649,11 @@ nested_urls = [
         "events/<int:event_pk>/entries/<int:pk>/withdraw/",
         EntryViewSet.as_view({"post": "withdraw"}),
         name="entry-withdraw",
+    ),
+    path(
+        "events/<int:event_pk>/entries/<int:pk>/link/",
+        EntryViewSet.as_view({"post": "link"}),
+        name="entry-link",
     ),
     path(
         "events/<int:event_pk>/entries/<int:pk>/reinstate/",

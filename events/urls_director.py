@@ -21,6 +21,7 @@ per_event = [
         name="entries_import_confirm",
     ),
     path("players/<int:entry_pk>/edit/", views.entry_edit, name="entry_edit"),
+    path("players/<int:entry_pk>/link/", views.entry_link, name="entry_link"),
     path(
         "players/<int:entry_pk>/withdraw/",
         views.entry_withdraw,

@@ -161,9 +161,41 @@ def entry_edit(request, event, entry_pk):
         else:
             messages.success(request, _("Player saved."))
             return redirect(event)
+    return _entry_page(request, event, entry, form)
+
+
+def _entry_page(request, event, entry, form, link_error: str = ""):
+    """The player's edit page; one linked to no person of the register also shows what the
+    register proposes for him, to link him (docs/register.md)."""
+    link = register.entry_match(entry) if entry.person_id is None else None
+    if link is not None and link_error:
+        link.problem = link_error
     return render(
-        request, "director/entry_form.html", {"form": form, "event": event, "entry": entry}
+        request,
+        "director/entry_form.html",
+        {"form": form, "event": event, "entry": entry, "link": link},
+        status=400 if form.errors or link_error else 200,
     )
+
+
+@director_event
+@require_POST
+def entry_link(request, event, entry_pk):
+    """«Связать»: the player joins the person chosen among the register's proposals, or a
+    new person."""
+    entry = get_object_or_404(event.entries.select_related("person"), pk=entry_pk)
+    try:
+        entry = register.entry_link(entry, request.POST.get("person_0", ""))
+    except ValidationError as error:
+        return _entry_page(
+            request, event, entry, EntryForm(instance=entry), " ".join(error.messages)
+        )
+    messages.success(
+        request,
+        _("%(name)s is linked to %(person)s.")
+        % {"name": entry.full_name, "person": register.person_label(entry.person)},
+    )
+    return redirect("director:entry_edit", pk=event.pk, entry_pk=entry.pk)
 
 
 @director_event

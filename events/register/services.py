@@ -18,14 +18,18 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
-from events import services
+from events import roster, services, signals
 from events.models import Entry, Event, Person, PersonAlias, PersonIdentifier
 from events.names import clean_name
 from events.register import matching
 
 #: The value of «новый человек» in a row's choice.
 NEW = "new"
+#: No choice: a row of «несколько похожих» sent through the API with no choice joins the
+#: event unlinked; the director links him later on his edit page (:func:`entry_link`).
+LATER = ""
 #: The CSV columns of a row's numbers → the identifier's kind.
 ROW_IDENTIFIERS = {
     "club_card": PersonIdentifier.Kind.CLUB_CARD,
@@ -72,6 +76,15 @@ class RowMatch:
             return ""
         name = " ".join(p for p in (c.last_name, c.first_name, c.patronymic) if p)
         return f"{name} ({c.club})" if c.club else name
+
+    @property
+    def label(self) -> str:
+        """«новый», «найден: Фамилия Имя (клуб)» or «несколько похожих», in his language."""
+        if self.state == matching.NEW:
+            return pgettext("register", "new")
+        if self.state == matching.FOUND:
+            return _("found: %(person)s") % {"person": self.found_label}
+        return _("several similar")
 
     @property
     def options(self) -> list[tuple[str, str]]:
@@ -249,7 +262,8 @@ def import_linked(event: Event, rows: list, matches: list[RowMatch]) -> list[Ent
                 for i in PersonIdentifier.objects.filter(owner=event.owner)
             }
             for entry, row, match in zip(entries, rows, matches, strict=True):
-                entry.person = _person_for(event, row, match, register, held)
+                if match.chosen != LATER:
+                    entry.person = _person_for(event, row, match, register, held)
             Entry.objects.bulk_update(entries, ["person"])
     except IntegrityError:
         raise ValidationError(
@@ -309,8 +323,9 @@ def create_linked(event: Event, match: RowMatch, **fields) -> Entry:
                 (i.kind, i.value): i.person_id
                 for i in PersonIdentifier.objects.filter(owner=event.owner)
             }
-            entry.person = _person_for(event, match.row, match, _register(event.owner), held)
-            entry.save(update_fields=["person"])
+            if match.chosen != LATER:
+                entry.person = _person_for(event, match.row, match, _register(event.owner), held)
+                entry.save(update_fields=["person"])
     except IntegrityError:
         raise ValidationError(
             _("The person chosen has just been entered in this event; nothing was saved.")
@@ -373,3 +388,117 @@ def person_update(person: Person, *, numbers: dict[str, list[str]], **fields) ->
                 if value not in have:
                     PersonIdentifier.objects.create(person=person, kind=kind, value=value)
     return person
+
+
+def choices_read(matches: list[RowMatch], choices: dict | None) -> list[str]:
+    """The API's choices — line → a person's id or «new» — read as the pages read theirs
+    (:func:`read_choices`). A line with no choice takes what the page preselects: the person
+    found, or a new person; «несколько похожих» with no choice joins unlinked (``LATER``),
+    for the director to link on the player's edit page. The problems, each naming its line."""
+    given = {str(line).strip(): str(value).strip() for line, value in (choices or {}).items()}
+    by_line = {str(m.row.line): m for m in matches}
+    problems = [
+        _("line %(line)s: there is no such line in the list") % {"line": line}
+        for line in given
+        if line not in by_line
+    ]
+    for line, match in by_line.items():
+        value = given.get(line)
+        if value is None:
+            match.chosen, match.problem = match.initial or LATER, ""
+            if match.chosen != LATER:
+                _check_numbers(match)
+        elif not match.persons and value != NEW:
+            match.problem = _("nobody in the register can be chosen here: only «new»")
+        else:
+            read_choices([match], {match.field_name: value})
+    chosen: dict[str, int] = {}
+    for match in matches:
+        if match.chosen not in (NEW, LATER) and not match.problem:
+            if match.chosen in chosen:
+                match.problem = _(
+                    "the same person as on line %(line)d: two players of one event are "
+                    "never one person"
+                ) % {"line": chosen[match.chosen]}
+            chosen.setdefault(match.chosen, match.row.line)
+    problems += [
+        _("line %(line)d: %(problem)s") % {"line": m.row.line, "problem": m.problem}
+        for m in matches
+        if m.problem
+    ]
+    return problems
+
+
+def entry_row(entry: Entry):
+    """A player as a row of a list, to match against the register."""
+    return roster.RosterRow(
+        line=1, last_name=entry.last_name, first_name=entry.first_name, club=entry.club
+    )
+
+
+def entry_match(entry: Entry) -> RowMatch:
+    """What the register proposes for a player of the event, as for the add form's."""
+    (match,) = propose_rows(entry.event, [entry_row(entry)])
+    return match
+
+
+def entry_join(event: Event, *, person: str | None = None, **fields) -> tuple[Entry, RowMatch]:
+    """One player joins the event (``services.entry_create``'s fields), matched against the
+    register as the add form matches him; ``person`` is the choice (a person's id or
+    «new»), none: the page's preselection (:func:`choices_read`). A refusal names the field."""
+    row = roster.RosterRow(
+        line=1,
+        last_name=clean_name(fields.get("last_name", "")),
+        first_name=clean_name(fields.get("first_name", "")),
+        club=clean_name(fields.get("club", "")),
+    )
+    (match,) = propose_rows(event, [row])
+    problems = choices_read([match], None if person in (None, "") else {1: person})
+    if row.problems or problems:
+        why = "; ".join([*row.problems, *(m.problem for m in [match] if m.problem)])
+        raise ValidationError({"person": [why]})
+    return create_linked(event, match, **fields), match
+
+
+def entry_link(entry: Entry, choice: str) -> Entry:
+    """Link a player who joined unlinked (through the API before it matched, or left for
+    later among «несколько похожих») to one of the persons the register proposes for his
+    name and club, or to a new person: as the add form links. The owner's ladder is
+    replayed after commit (``register_changed``)."""
+    if entry.person_id is not None:
+        raise ValidationError(
+            {
+                "person": _("%(name)s is already linked to %(person)s.")
+                % {"name": entry.full_name, "person": person_label(entry.person)}
+            }
+        )
+    match = entry_match(entry)
+    value = (choice or "").strip()
+    if value != NEW and not (value.isdigit() and int(value) in match.persons):
+        raise ValidationError(
+            {
+                "person": _("the person chosen is no longer one of the proposals: choose again")
+                if value
+                else _("choose the person: one of the similar ones or «new person»")
+            }
+        )
+    match.chosen = value
+    owner_id = entry.event.owner_id
+    try:
+        with transaction.atomic():
+            locked = Entry.objects.select_for_update().get(pk=entry.pk)
+            if locked.person_id is not None:
+                raise ValidationError({"person": _("This player has just been linked.")})
+            locked.person = _person_for(
+                entry.event, match.row, match, _register(entry.event.owner), {}
+            )
+            locked.save(update_fields=["person"])
+            transaction.on_commit(
+                lambda: signals.register_changed.send(sender=Person, owner_id=owner_id),
+                robust=False,
+            )
+    except IntegrityError:
+        raise ValidationError(
+            {"person": _("The person chosen is already playing in this event.")}
+        ) from None
+    return locked
