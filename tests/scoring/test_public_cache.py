@@ -281,3 +281,52 @@ def test_the_early_answers_are_the_stacks_and_never_reach_it(field, settings):
     assert settings.MIDDLEWARE.index(EARLY) < settings.MIDDLEWARE.index(
         "django.contrib.sessions.middleware.SessionMiddleware"
     )
+
+
+class OthersBuilding:
+    """The shared cache as another process sees it while it builds: the right to build a
+    digest or draw a page (``…:building`` / ``…:drawing``) is taken."""
+
+    def __init__(self, real):
+        self.real = real
+
+    def __call__(self, key, *args, **kwargs):
+        if key.endswith((":building", ":drawing")):
+            return False
+        return self.real(key, *args, **kwargs)
+
+
+@pytest.mark.parametrize("field", [25], indirect=True)
+def test_a_change_is_built_once_the_others_get_the_last_copy_meanwhile(field, monkeypatch):
+    from django.core.cache import cache
+
+    from scoring import public_cache
+
+    event, session, play, entry = field
+    url = f"/e/{event.slug}/results/sessions/1/"
+    version_url = f"/e/{event.slug}/results/version.json"
+    reader = Client()
+    before, version_before = reader.get(url), reader.get(version_url).json()["version"]
+    sheet = ScoreSheet.objects.filter(play__round__number=1).select_related("play", "deal")[0]
+    services.sheet_record(sheet.play, sheet.deal, {"contract": "passed"}, by_user=event.owner)
+    public_cache._digests.clear()
+    public_cache._pages.clear()
+    # While another reader builds the new digest and draws the new page, this one is given
+    # the last ones: the page as it was, under its own ETag — nothing built twice.
+    with monkeypatch.context() as patched:
+        patched.setattr(cache, "add", OthersBuilding(cache.add))
+        waiting, queries = _get(reader, url)
+        assert reader.get(version_url).json()["version"] == version_before
+    assert waiting.status_code == 200 and waiting.content == before.content
+    assert waiting["ETag"] == before["ETag"] and queries == 0
+    # The digest built (the version moved) while another reader draws the page at it: the
+    # last copy of the page meanwhile.
+    assert reader.get(version_url).json()["version"] != version_before
+    with monkeypatch.context() as patched:
+        patched.setattr(cache, "add", OthersBuilding(cache.add))
+        waiting, queries = _get(reader, url)
+    assert waiting.content == before.content and waiting["ETag"] == before["ETag"]
+    # Drawn: the next reader gets the change.
+    after = reader.get(url)
+    assert after.content != before.content and after["ETag"] != before["ETag"]
+    assert reader.get(version_url).json()["version"] != version_before
