@@ -32,11 +32,11 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from events import clock, clockdoc
+from events.boards import set_label
 from events.models import Entry, Room, Session
 from events.player import Place, PlayerSeats, RoomSeating, pick_seating, room_seating
 from events.services import last_substitution
-from movements.seating import set_families, set_label
-from scoring import disclosure, standings
+from scoring import disclosure, public_cache, standings
 from scoring.display import figure_unit
 from scoring.models import DealScore, ScoreSheet, TablePlay
 from scoring.services import EntryPlay, entry_open_plays, entry_plays
@@ -70,7 +70,7 @@ def _seating_with_sets(room_id: int) -> RoomSeating | None:
     # when there are several), in the same one query.
     room = (
         Room.objects.select_related("session")
-        .annotate(event_sessions=clockdoc.event_sessions_count(), families=set_families())
+        .annotate(event_sessions=clockdoc.event_sessions_count())
         .filter(pk=room_id)
         .order_by()
         .first()
@@ -82,20 +82,15 @@ def _seating_with_sets(room_id: int) -> RoomSeating | None:
     round_ids = {p.round_id for p in places}
     if not round_ids:
         return seating
-    families = room.families or 1  # the cards' «A3» when rooms play different boxes
     sets = {
-        (round_id, table_id): (
-            table,
-            board_set,
-            key,
-            set_label(family, board_set, families=families),
-        )
-        for round_id, table_id, table, board_set, key, family in TablePlay.objects.filter(
+        # The set as the cards print it: «A3» when rooms play different boxes.
+        (round_id, table_id): (table, board_set, key, set_label(letter, board_set))
+        for round_id, table_id, table, board_set, key, letter in TablePlay.objects.filter(
             round_id__in=round_ids
         )
         .order_by()
         .values_list(
-            "round_id", "table_id", "table__number", "board_set__number", "key", "board_set__family"
+            "round_id", "table_id", "table__number", "board_set__number", "key", "board_set__letter"
         )
     }
     for place in places:
@@ -248,18 +243,19 @@ def _fragment_key(entry: Entry) -> tuple[str, dict[str, str]]:
         )
         rooms = {"setup": setup, "rooms": list(ids)}
         cache.set(_rooms_key(entry), rooms, FRAGMENT_TIMEOUT)
+    # His seats, sets and clock, and his own tables' sheets, points and access — another
+    # table's save does not make his fragment stale.
+    keys = [clockdoc.clock_key(pk) for pk in rooms["rooms"]]
+    keys.append(clockdoc.entry_key(entry.pk))
+    tokens = clockdoc.tokens(keys)
+    public = ""
     if entry.event.results_public:
-        # Published: his figures and place compare with every table of the session, and
-        # show as its deals are played out — or shown by the director (the results token).
-        keys = [clockdoc.console_key(pk) for pk in rooms["rooms"]]
-        keys.append(clockdoc.results_key(entry.event_id))
-    else:
-        # Before: his seats, sets and clock, and his own tables' sheets, points and access
-        # only — another table's save does not make his fragment stale.
-        keys = [clockdoc.clock_key(pk) for pk in rooms["rooms"]]
-        keys.append(clockdoc.entry_key(entry.pk))
-    clocks = [clockdoc.clock_key(pk) for pk in rooms["rooms"]]
-    tokens = clockdoc.tokens(list(dict.fromkeys([*keys, *clocks])))
+        # Published: his figures and place compare with every table of the session, counted
+        # as its deals are played out (or shown by the director) — what the public results
+        # show, so their version (scoring.public_cache: built once per change of the rooms,
+        # and unchanged by a sheet of a deal still in play). Not the rooms' console tokens:
+        # every sheet saved in the hall would make all 400 phones build theirs again.
+        public = public_cache.version(entry.event.slug)[1]
     parts = [
         entry.key,
         entry.status,
@@ -268,6 +264,7 @@ def _fragment_key(entry: Entry) -> tuple[str, dict[str, str]]:
         setup,
         translation.get_language() or "",
         *(f"{key}={tokens[key]}" for key in keys),
+        public,
     ]
     key = "phone:places:" + hashlib.sha256("|".join(parts).encode()).hexdigest()
     return key, {clockdoc.SETUP: setup, **tokens}
@@ -282,9 +279,10 @@ def places_html(entry: Entry) -> str:
       seats, sets and the clock) and his own token (``events.clockdoc.entry_key``: bumped by
       a sheet, confirmation, adjustment or table access at one of his tables) — his open
       sheets and points; so another table's save leaves his fragment as it is;
-    - once published: the console token of each of those rooms (bumped on every clock
-      change, sheet, confirmation, adjustment and table access of the room, at once and
-      again after commit): the figures and places compare with the other tables;
+    - once published, also the version of the public results (``scoring.public_cache``:
+      the deals played out, their figures and sheets, adjustments, publishing, the director
+      showing deals): the figures and places compare with the other tables, counted as the
+      public's are — a sheet of a deal still in play elsewhere changes none of them;
     - the setup token (seating, substitutes, rooms, players' details);
     - his entry's status and the event's ``updated_at`` (publishing, the method, the
       rules), read with the entry in the one query every request makes; the language.

@@ -99,38 +99,16 @@ def version(slug: str) -> tuple[PublicEvent | None, str]:
     return found, ":".join([setup, tokens[results], *(tokens[k] for k in clocks), digest])
 
 
-#: How long one process may hold the right to build a digest or draw a page before another
-#: may (it crashed): far more than the ~0.1 s either takes at 100 tables.
-BUILDING_SECONDS = 15
-
-
 def _current_digest(event_id: int, read: str) -> str:
-    """The digest (:func:`_digest`) for the tokens just ``read``, built **once** for the
-    whole cluster: after a change, the first reader to ask takes the right to build it (an
-    ``add`` in the shared cache) and every other reader meanwhile is given the event's last
-    digest — its pages stay at the version they had for the ~0.1 s it takes, instead of a
-    hundred polls building the same digest at once. Redis down: built for each request."""
-    if clockdoc.LOCAL in read:
+    """The digest (:func:`_digest`) for the tokens just ``read``, built once for the whole
+    cluster (``clockdoc.built_once``): while it is built, the other readers get the event's
+    last digest — its pages stay at the version they had for the ~0.1 s it takes."""
+    if clockdoc.LOCAL in read:  # Redis down: built for each request
         return _digest(event_id)
     key = f"public-digest:{event_id}:{hashlib.sha256(read.encode()).hexdigest()[:32]}"
-    found = _digests.get(key)
-    if found is not None:
-        return found
-    found = cache.get(key)
-    if found is None:
-        last = f"public-digest-last:{event_id}"
-        building = f"{key}:building"
-        if not cache.add(building, 1, BUILDING_SECONDS):
-            previous = cache.get(last)
-            if previous is not None:
-                return previous  # another reader is building this one
-        try:
-            found = _digest(event_id)
-            cache.set_many({key: found, last: found}, clockdoc.DOC_TIMEOUT)
-        finally:
-            cache.delete(building)
-    _digests.put(key, found)
-    return found
+    return clockdoc.built_once(
+        key, lambda: _digest(event_id), last=f"public-digest-last:{event_id}"
+    )
 
 
 def _digest(event_id: int) -> str:
@@ -338,7 +316,7 @@ def serve(request, stamp: str, draw) -> HttpResponse:
         # the others are given its last copy (a version older by the ~0.1 s of drawing).
         last_key = f"public-page-last:{_page_key(request, '')}"
         building = f"{cache_key}:drawing"
-        if keep and not cache.add(building, 1, BUILDING_SECONDS):
+        if keep and not cache.add(building, 1, clockdoc.BUILDING_SECONDS):
             last = cache.get(last_key)
             if last is not None:
                 return _answer(request, last["kept"], last["etag"])
@@ -363,5 +341,3 @@ def serve(request, stamp: str, draw) -> HttpResponse:
 #: This process's copies of the last pages it served (a few hundred: a page is up to
 #: ~150 KB): a reader's request then costs no round trip for the page itself.
 _pages = clockdoc.Memo(200)
-#: This process's digests by the tokens they were built at (a few events at a time).
-_digests = clockdoc.Memo(200)

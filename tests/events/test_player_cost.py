@@ -30,11 +30,15 @@ pytestmark = pytest.mark.django_db
 # substitutions; and which deals are played out (scoring.disclosure: the session's rooms and
 # the director's mark, then the rule's five queries after a change) with the totals over
 # those deals alone (the cache check again (2), the played-out deals' figures, the session's
-# players), as the public standing counts them (docs/game.md §4.4–4.5). One more for a
-# replaced player (who replaced him). Until the next change the fragment comes from the
-# cache: the entry alone.
+# players), as the public standing counts them (docs/game.md §4.4–4.5). Once published the
+# fragment is kept under the public results' version (scoring.public_cache), whose digest the
+# first reader after a change builds for everyone (the event and its rooms (2), then per
+# session its cache check (2), the played-out deals' figures, their sheets, the deal
+# versions, the round penalties): a sheet of a deal in play elsewhere then changes no phone's
+# fragment. One more for a replaced player (who replaced him). Until the next change the
+# fragment comes from the cache: the entry alone.
 UNPUBLISHED_MAX = 9
-PUBLISHED_MAX = 27
+PUBLISHED_MAX = 36
 CACHED_MAX = 1
 
 
@@ -336,3 +340,27 @@ def test_a_round_end_queues_the_build_and_the_worker_does_it(client, event, cele
     key, _ = player_page._fragment_key(entry)
     wait_until(lambda: cache.get(key) is not None, timeout=30)
     assert 'data-upcoming="2"' in cache.get(key)
+
+
+def test_once_published_a_sheet_of_a_deal_in_play_elsewhere_leaves_his_fragment_as_it_is(
+    client, director, event, django_assert_max_num_queries
+):
+    """The hall's phones are not all rebuilt by every sheet saved in the hall: once
+    published, a player's fragment is kept under the public results' version, which a sheet
+    of a deal still in play at other tables does not change (issue 36)."""
+    session = _event_day(event, director, 15, 5)
+    event.results_public = True
+    event.save()
+    standings.session_refresh(session)
+    entry = _north_of_table_1(session)
+    before = client.get(f"/p/{entry.key}/places").content
+    play = (
+        TablePlay.objects.filter(round__room__session=session, round__number=1)
+        .exclude(table__number=1)
+        .select_related("board_set")
+        .first()
+    )
+    services.sheet_record(play, deal_of(play, 2), THREE_DIAMONDS, by_user=director)
+    assert client.get(f"/e/{event.slug}/results/version.json").status_code == 200  # a reader
+    with django_assert_max_num_queries(CACHED_MAX):
+        assert client.get(f"/p/{entry.key}/places").content == before

@@ -309,7 +309,7 @@ def test_a_change_is_built_once_the_others_get_the_last_copy_meanwhile(field, mo
     before, version_before = reader.get(url), reader.get(version_url).json()["version"]
     sheet = ScoreSheet.objects.filter(play__round__number=1).select_related("play", "deal")[0]
     services.sheet_record(sheet.play, sheet.deal, {"contract": "passed"}, by_user=event.owner)
-    public_cache._digests.clear()
+    clockdoc._memo.clear()
     public_cache._pages.clear()
     # While another reader builds the new digest and draws the new page, this one is given
     # the last ones: the page as it was, under its own ETag — nothing built twice.
