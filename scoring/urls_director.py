@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from scoring import views, views_boxes, views_hands, views_ladder, views_room
+from scoring import views, views_archive, views_boxes, views_hands, views_ladder, views_room
 
 # Mounted by config/urls.py in its audience's namespace (no app namespace of its own).
 
@@ -78,10 +78,12 @@ per_event = [
         views.adjustment_delete,
         name="adjustment_delete",
     ),
+    path("archive.zip", views_archive.event_archive_download, name="event_archive"),
 ]
 
 urlpatterns = [
     path("events/<int:pk>/", include(per_event)),
+    path("events/load/", views_archive.event_archive_upload, name="event_archive_upload"),
 ]
 
 # The director's club ladder (docs/ladder.md «The ladder in the app»).
