@@ -372,6 +372,22 @@ def _rank_key(rooms: tuple[RoomSummary, ...]) -> tuple:
     )
 
 
+def ranking(*, later: bool = False) -> list[str]:
+    """The ranking codes in their order; in a later session «first_meetings» comes after
+    the set repeats and the comparison (:func:`rank_with_meetings`)."""
+    if not later:
+        return list(RANKING)
+    return [*RANKING[:2], "first_meetings", *RANKING[2:]]
+
+
+def rank_with_meetings(key: tuple, first_time: int) -> tuple:
+    """An option's rank in a later session (docs/game.md §6.4): no set played twice and every
+    deal compared still come first — a deal nobody else plays has no result to compare, and
+    first meetings do not make up for it; among those alike, more pairs meeting for the
+    first time; then the option's own rank (:func:`_rank_key`)."""
+    return (key[:2], -first_time, key)
+
+
 @dataclass(frozen=True)
 class Plan:
     participants: int

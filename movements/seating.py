@@ -201,7 +201,8 @@ def event_plan(event, participants: int | None = None, *, seats: int | None = No
     With earlier sessions (docs/game.md §6.4) the options also seat the session «by lines»
     (each line of the last session a room of its own, or lines joined or split as the
     counts allow), every option says how many pairs meet for the first time, meet again
-    and are still never met after it, and the options are ranked by first meetings first.
+    and are still never met after it, and the options are ranked by first meetings first
+    among those where every deal is compared (``planner.rank_with_meetings``).
     """
     playing = playing_in_order(event)
     n = len(playing) if participants is None else participants
@@ -244,7 +245,9 @@ def event_plan(event, participants: int | None = None, *, seats: int | None = No
             doc["meetings"] = _option_meetings(option, doc, playing, history, customs)
         docs.append((doc, option.key))
     if history.last_session:
-        docs.sort(key=lambda pair: (-pair[0]["meetings"]["first_time"], pair[1]))
+        docs.sort(
+            key=lambda pair: planner.rank_with_meetings(pair[1], pair[0]["meetings"]["first_time"])
+        )
     else:
         docs.sort(key=lambda pair: pair[1])
     out = []
@@ -259,7 +262,7 @@ def event_plan(event, participants: int | None = None, *, seats: int | None = No
         "options": out,
         "nearest": [] if out else list(result.nearest),
         "seats": seats,
-        "ranking": (["first_meetings"] if history.last_session else []) + list(planner.RANKING),
+        "ranking": planner.ranking(later=bool(history.last_session)),
         "one_room": one_room,
     }
     if history.last_session:
