@@ -1,7 +1,5 @@
 """The API's wiring: router, schema, and one exception handler so bad input is a 400."""
 
-import re
-
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -14,10 +12,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from events import api as events_api
-from events import api_register
-
-#: The text of get_object_or_404's Http404.
-_DJANGO_404 = re.compile(r"No \w+ matches the given query\.")
+from events import api_register, links
 
 
 def exception_handler(exc, context):
@@ -27,8 +22,7 @@ def exception_handler(exc, context):
     elif isinstance(exc, Http404):
         # get_object_or_404's «No Event matches the given query.» is English whatever the
         # request's language (and names a model): DRF's own, translated «Not found.» instead.
-        text = str(exc)
-        exc = exceptions.NotFound(None if not text or _DJANGO_404.fullmatch(text) else text)
+        exc = exceptions.NotFound(links.own_text(exc))
     return drf_exception_handler(exc, context)
 
 

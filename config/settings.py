@@ -325,6 +325,8 @@ WHITENOISE_AUTOREFRESH = DEBUG
 REST_FRAMEWORK = {
     # Token first: DRF answers a request without credentials 401 with the first class's
     # «WWW-Authenticate: Token» (the session class has no such header, so it would be 403);
+#: A form sent without its CSRF token: the site's 403 page, in the reader's language.
+CSRF_FAILURE_VIEW = "events.links.csrf_failure"
     # the order decides nothing else — each class only reads its own credentials.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",

@@ -52,5 +52,7 @@ urlpatterns = [
     ),
 ]
 
-# Private links (/p/, /t/) answer a phone page in the reader's language; the rest Django's.
+# The reader's language on every 404 and 403: private links (/p/, /t/) a phone page, the
+# API JSON, the rest the site's own page (templates/404.html, 403.html).
 handler404 = "events.links.page_not_found"
+handler403 = "events.links.permission_denied"

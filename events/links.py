@@ -10,7 +10,10 @@ director's pages. A wrong or old key is a :class:`LinkNotFound` (a 404), shown b
 director, with nothing of the director's pages on it.
 """
 
+import re
+
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, reverse
@@ -20,6 +23,19 @@ from events.models import Entry, Table
 
 PRIVATE_PREFIXES = ("/p/", "/t/")
 API_PREFIX = "/api/"
+#: Django's own words in an Http404 (``get_object_or_404``'s «No Event matches the given
+#: query.», a generic view's «No event found matching the query»): English whatever the
+#: reader's language, naming a model — never shown; the page's own words say it in his.
+_DJANGO_404 = re.compile(r"No .+ matches the given query\.|No .+ found matching the query")
+
+
+def own_text(exception) -> str | None:
+    """The reason an Http404 (or PermissionDenied) gives when it is ours to show — a text of
+    this app's, in the reader's language — else None (the page's general words)."""
+    message = exception.args[0] if exception is not None and exception.args else None
+    if isinstance(exception, Resolver404) or not isinstance(message, str) or not message:
+        return None
+    return None if _DJANGO_404.fullmatch(message) else message
 
 
 class LinkNotFound(Http404):
@@ -81,18 +97,35 @@ def table_by_key(key: str) -> Table:
     return table
 
 
+def permission_denied(request, exception=None):
+    """The site's 403 in the reader's language: the API's in JSON, the pages' a page of the
+    site (``403.html``) with the reason when it is ours."""
+    text = own_text(exception)
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse(
+            {"detail": text or _("You do not have permission to do this.")}, status=403
+        )
+    return render(request, "403.html", {"exception": text}, status=403)
+
+
+def csrf_failure(request, reason=""):
+    """A form sent without its page's CSRF token (a page kept open across a login, cookies
+    refused): the site's 403 page in the reader's language, saying what to do — never
+    Django's English reason."""
+    text = _("The page has expired: reload it and send the form again.")
+    return permission_denied(request, PermissionDenied(text))
+
+
 def page_not_found(request, exception=None):
-    """The site's 404: under the private links a phone page, elsewhere Django's own."""
+    """The site's 404: under the private links a phone page, elsewhere the site's page
+    (``404.html``) in the reader's language."""
     if request.path.startswith(API_PREFIX):
         # The API answers in JSON whatever the address (its schema says so: config/schema.py).
         return JsonResponse({"detail": _("Nothing of the API at this address.")}, status=404)
     if not request.path.startswith(PRIVATE_PREFIXES):
-        # Our own words only: an address that matches no page gives Django's internal
-        # «Resolver404», never shown to a reader (the template then says it in his language).
-        message = exception.args[0] if exception is not None and exception.args else None
-        if isinstance(exception, Resolver404) or not isinstance(message, str):
-            message = None
-        return render(request, "404.html", {"exception": message}, status=404)
+        # Our own words only (:func:`own_text`): Django's, never shown to a reader (the
+        # template then says it in his language).
+        return render(request, "404.html", {"exception": own_text(exception)}, status=404)
     kind = "table" if request.path.startswith("/t/") else "player"
     if isinstance(exception, LinkNotFound):
         text = str(exception)

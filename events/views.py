@@ -48,7 +48,12 @@ def event_create(request):
         else:
             messages.success(request, _("Event «%(name)s» created.") % {"name": event.name})
             return redirect(event)
-    return render(request, "director/event_form.html", {"form": form, "event": None})
+    return render(
+        request,
+        "director/event_form.html",
+        {"form": form, "event": None},
+        status=400 if form.errors else 200,
+    )
 
 
 @director_event
@@ -62,7 +67,12 @@ def event_edit(request, event):
         else:
             messages.success(request, _("Event saved."))
             return redirect(event)
-    return render(request, "director/event_form.html", {"form": form, "event": event})
+    return render(
+        request,
+        "director/event_form.html",
+        {"form": form, "event": event},
+        status=400 if form.errors else 200,
+    )
 
 
 def _substitution_notes(event) -> dict[int, str]:
@@ -146,6 +156,7 @@ def entry_add(request, event):
         request,
         "director/entry_form.html",
         {"form": form, "event": event, "entry": None, "match": match, "token": token},
+        status=400 if form.errors else 200,
     )
 
 

@@ -718,6 +718,7 @@ def plan(request, event):
             "next_number": next_number,
             "unnumbered": unnumbered,
         },
+        status=400 if form.errors else 200,
     )
 
 
@@ -799,7 +800,7 @@ def session_detail(request, event, number):
             )
             return redirect("director:session", pk=event.pk, number=session.number)
     context = _session_context(event, session, seating.session_seating(session), form)
-    return render(request, "movements/session.html", context)
+    return render(request, "movements/session.html", context, status=400 if form.errors else 200)
 
 
 def _paper(request) -> str:
@@ -970,7 +971,12 @@ def scheme_create(request):
                 % {"name": scheme.name, "count": scheme.participants},
             )
             return redirect("director:scheme_detail", scheme_pk=scheme.pk)
-    return render(request, "movements/scheme_form.html", {"form": form, "example": EXAMPLE_SCHEME})
+    return render(
+        request,
+        "movements/scheme_form.html",
+        {"form": form, "example": EXAMPLE_SCHEME},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required

@@ -26,7 +26,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import npgettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from events.models import Event, Person
@@ -77,7 +77,12 @@ def ladder_settings(request):
         return redirect("director:ladder")
     if ladder is not None:
         ladder.refresh_from_db()  # the form may have changed the instance's fields
-    return render(request, "director/ladder.html", {"form": form, "ladder": ladder})
+    return render(
+        request,
+        "director/ladder.html",
+        {"form": form, "ladder": ladder},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required

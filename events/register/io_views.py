@@ -89,7 +89,12 @@ def register_import(request):
             return _preview(
                 request, rows, matches, confirm, encoding=encoding, filename=upload.name
             )
-    return render(request, "director/register_import.html", {"form": form})
+    return render(
+        request,
+        "director/register_import.html",
+        {"form": form},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required

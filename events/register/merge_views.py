@@ -136,6 +136,7 @@ def person_merge_confirm(request, person_pk, other_pk):
             "form": form,
             "problem": problem,
         },
+        status=400 if form.errors else 200,
     )
 
 

@@ -71,4 +71,5 @@ def person_edit(request, person_pk):
             .select_related("kept", "absorbed")
             .order_by("-pk"),
         },
+        status=400 if form.errors else 200,
     )
