@@ -87,4 +87,6 @@ def as_dict(a: Announcement) -> dict:
         "headline": headline(a),
         "details": details(a),
         "fired_at": a.fired_at.isoformat(),
+        # A warning's minutes: the clock hides it once it is no longer true (static/js/clock.js).
+        "minutes": a.data.get("minutes") if a.kind == Announcement.Kind.WARNING else None,
     }

@@ -20,6 +20,17 @@
     return (h ? h + ":" + pad(m) : pad(m)) + ":" + pad(sec);
   }
 
+  /* A warning («Осталось 5 минут») holds while it is true (issue 33): its round on the
+     clock, time left, and no more left than it said (a round extended beyond it). Gone at
+     the end of the round — on this screen's own countdown too, before the server's «Конец
+     тура!» arrives — or once the round was extended. Other news stays until the next. */
+  function stale(a, room, ms) {
+    if (a.kind !== "warning") return false;
+    if (room.state !== "running" || a.round !== room.round || ms <= 0) return true;
+    // Fired with minutes = the time left rounded: at most half a minute more than it says.
+    return ms > (a.minutes || 0) * 60000 + 31000;
+  }
+
   function beep() {
     try {
       var Ctx = window.AudioContext || window.webkitAudioContext;
@@ -224,8 +235,9 @@
       el.classList.toggle("time-up", !!timeUp);
       if (st) st.textContent = timeUp || st.getAttribute("data-label-" + (room.state || "none")) || "";
       var head = el.querySelector("[data-headline]"), det = el.querySelector("[data-details]");
-      if (head) head.textContent = room.announcement ? room.announcement.headline : "";
-      if (det) det.textContent = room.announcement ? room.announcement.details : "";
+      var news = room.announcement && !stale(room.announcement, room, ms) ? room.announcement : null;
+      if (head) head.textContent = news ? news.headline : "";
+      if (det) det.textContent = news ? news.details : "";
     });
   };
 

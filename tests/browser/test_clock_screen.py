@@ -1,6 +1,7 @@
 """The hall screen and the director's room page in Chromium."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from playwright.sync_api import expect
@@ -66,3 +67,26 @@ def test_the_director_starts_and_pauses_a_round_from_the_room_page(
     assert Round.objects.get(pk=rnd.pk).state == "paused"
     expect(laptop.get_by_text("Часы остановлены").first).to_be_visible()
     shot(laptop, "director-room-paused")
+
+
+def test_the_five_minute_warning_goes_at_the_end_of_the_round_on_the_screens_own_count(
+    live_server, browser, event
+):
+    """«Осталось 5 минут» is no longer true once the countdown reaches zero: the screen drops
+    it then, even before the server's «Конец тура!» reaches it (here the hall's connection
+    is cut, so nothing comes) — it never stays under «00:00» (issue 33)."""
+    session = seat_players(event, 15)
+    rnd = rounds.round_start(Round.objects.get(room__session=session, number=1), length_seconds=302)
+    # The warning is due when 5 minutes are left: fired as the timer would, two seconds on.
+    assert rounds.round_fire_warning(rnd.pk, now=rnd.ends_at - timedelta(seconds=300))
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="ru-RU")
+    page = context.new_page()
+    page.clock.install()
+    page.goto(f"{live_server.url}/e/{event.slug}/clock")
+    headline = page.locator("[data-headline]")
+    expect(headline).to_have_text("Осталось 5 минут")
+    context.set_offline(True)
+    page.clock.fast_forward("05:10")
+    expect(page.locator("[data-digits]")).to_have_text("00:00")
+    expect(headline).to_have_text("")
+    context.close()
