@@ -263,10 +263,18 @@ def _events(ladder: Ladder) -> list[dict]:
         elif any(pk not in over for pk in sessions):
             note = _("not rated yet: a session is still being played")
         else:
+            # Each count in its own plural form: «от 1 сдачи», «от 5 сдач», «4 столов».
             note = _(
-                "not rated: no session had %(tables)s tables and two players of the register "
-                "with %(deals)s deals or more"
-            ) % {"tables": ladder.min_tables, "deals": ladder.min_deals}
+                "not rated: no session had %(tables)s and two players of the register with "
+                "%(deals)s"
+            ) % {
+                "tables": npgettext("ladder rule", "%(n)d table", "%(n)d tables", ladder.min_tables)
+                % {"n": ladder.min_tables},
+                "deals": npgettext(
+                    "ladder rule", "%(n)d deal or more", "%(n)d deals or more", ladder.min_deals
+                )
+                % {"n": ladder.min_deals},
+            }
         found.append({"event": event, "counted": bool(counted), "note": note})
     return found
 

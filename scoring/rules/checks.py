@@ -139,7 +139,9 @@ def _check_seats(deal: Deal, problems: Problems) -> frozenset[Seat] | None:
     """Declarer and two defenders: three different seats. Returns them (None if broken)."""
     declarer, defenders = deal.declarer, deal.defenders
     active: frozenset[Seat] | None = None
-    if len(defenders) != 2:
+    if not defenders:
+        problems.add("defenders", "defenders_required")
+    elif len(defenders) != 2:
         problems.add("defenders", "defenders_count", count=len(defenders))
     if declarer is not None and declarer in defenders:
         problems.add(f"defenders.{declarer}", "declarer_defends")

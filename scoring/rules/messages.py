@@ -70,6 +70,8 @@ MESSAGES: dict[str, str] = {
     "board_number": gettext_noop("the deals of a set are numbered 1 to {count}"),
     "first_hand_inactive": gettext_noop("first hand is one of the active seats"),
     "first_hand_dealer_left": gettext_noop("first hand sits on the dealer's left, that is {seat}"),
+    # Nothing chosen yet is asked for, not counted («… а указано 0» read as a fault).
+    "defenders_required": gettext_noop("choose the two defenders: whist or pass for each"),
     "defenders_count": gettext_noop("there must be two defenders, not {count}"),
     "declarer_defends": gettext_noop("the declarer cannot be a defender"),
     "invite_needs_whist": gettext_noop(

@@ -150,7 +150,7 @@ def test_a_misere_declarer_plays_the_deal():
 
 def test_two_defenders_are_needed():
     assert codes(six(defenders={"E": "whist"})) == {"defenders": ["defenders_count"]}
-    assert codes(six(defenders=None)) == {"defenders": ["defenders_count"]}
+    assert codes(six(defenders=None)) == {"defenders": ["defenders_required"]}
 
 
 def test_the_declarer_is_no_defender():

@@ -122,7 +122,10 @@ def check_seats(deal: Deal, problems: Problems) -> frozenset[Seat] | None:
     checked_ten = contract.level == 10 and deal.rules.ten_checked
     if contract.is_numeric and (defenders or not checked_ten):
         if len(defenders) != 2:
-            problems.add("defenders", "defenders_count", count=len(defenders))
+            if defenders:
+                problems.add("defenders", "defenders_count", count=len(defenders))
+            else:
+                problems.add("defenders", "defenders_required")
             broken = True
         if declarer is not None and declarer in defenders:
             problems.add(f"defenders.{declarer}", "declarer_defends")

@@ -40,6 +40,7 @@ _SHARED = (
     "board_number",
     "first_hand_inactive",
     "first_hand_dealer_left",
+    "defenders_required",
     "defenders_count",
     "declarer_defends",
     "seat_not_active",
