@@ -15,24 +15,38 @@ TEST_DATABASE_URL ?= $(or $(DATABASE_URL),postgres://postgres@127.0.0.1:5432/pre
 TEST_REDIS_URL ?= $(or $(REDIS_URL),redis://127.0.0.1:6379/0)
 PYTEST := $(PY) -m pytest -n 2 --dist loadgroup
 
-.PHONY: run test test-fast test-postgres test-embedded system-deps install install-dev lint format \
+.PHONY: run test test-fast test-postgres test-embedded system-deps install install-dev lock lint format \
 	bench bench-load migrate messages clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade --quiet pip
 
-$(VENV)/.installed: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+# What was tested is what installs: the versions of the lock files, each file checked against
+# its hash (`make lock` writes them from pyproject.toml; README, «Installing»). requirements.txt:
+# what the app runs on (the Docker image installs it too); requirements-dev.txt: that and the
+# tools of the tests, at the same versions. The project itself is not installed: it runs from
+# this folder.
+$(VENV)/.installed: requirements.txt | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements.txt
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.txt
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
 
 install-dev: $(VENV)/.installed-dev
+
+# The lock files again from pyproject.toml, for Python 3.11 on Linux: the versions already
+# locked are kept unless pyproject.toml rules them out; LOCK_ARGS=--upgrade takes the newest
+# of everything, LOCK_ARGS="--upgrade-package django" of one package.
+UV_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --quiet --generate-hashes \
+	--python-version 3.11 --python-platform linux --custom-compile-command "make lock"
+lock: install-dev
+	$(UV_COMPILE) --extra dev $(LOCK_ARGS) -o requirements-dev.txt
+	$(UV_COMPILE) -c requirements-dev.txt -o requirements.txt
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -67,7 +81,8 @@ test-fast: install-dev
 # the backend serves: every other test runs on both backends.
 test-postgres: install-dev system-deps
 	@echo "== the suite on PostgreSQL + Redis"
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m "not embedded and (django_db or browser or slow or backend)" $(PYTEST_ARGS)
+	rm -rf var/test-postgres
+	VAR_DIR=$(CURDIR)/var/test-postgres DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PYTEST) -m "not embedded and (django_db or browser or slow or backend)" $(PYTEST_ARGS)
 
 test-embedded: install-dev system-deps
 	@echo "== the suite on the embedded default: SQLite + the filesystem broker"
