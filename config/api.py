@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.urls import include, path
+from django.utils import translation
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework import exceptions
@@ -24,6 +25,20 @@ def exception_handler(exc, context):
         # request's language (and names a model): DRF's own, translated «Not found.» instead.
         exc = exceptions.NotFound(links.own_text(exc))
     return drf_exception_handler(exc, context)
+
+
+class SchemaView(SpectacularAPIView):
+    """The API's schema in one language, English: its descriptions are the code's own
+    (docstrings, help texts), so a schema drawn in the reader's language would mix Russian
+    titles with English descriptions. The answers themselves — every message and every error
+    — stay in the language of ``Accept-Language`` (Russian by default); docs/api.md says so."""
+
+    @extend_schema(exclude=True)
+    def get(self, request, *args, **kwargs):
+        with translation.override("en"):
+            response = super().get(request, *args, **kwargs)
+            response.render()  # drawn now, while English is active
+        return response
 
 
 class SwaggerView(SpectacularSwaggerSplitView):
@@ -55,6 +70,6 @@ urlpatterns = [
     path("v1/", include(events_api.nested_urls)),
     path("v1/", include("movements.api_urls")),
     path("v1/", include("scoring.api_urls")),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -307,6 +307,8 @@ LOGOUT_REDIRECT_URL = "director:login"
 
 # --- Languages and time -----------------------------------------------------------------
 LANGUAGE_CODE = "ru"
+#: A form sent without its CSRF token: the site's 403 page, in the reader's language.
+CSRF_FAILURE_VIEW = "events.links.csrf_failure"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
@@ -325,8 +327,6 @@ WHITENOISE_AUTOREFRESH = DEBUG
 REST_FRAMEWORK = {
     # Token first: DRF answers a request without credentials 401 with the first class's
     # «WWW-Authenticate: Token» (the session class has no such header, so it would be 403);
-#: A form sent without its CSRF token: the site's 403 page, in the reader's language.
-CSRF_FAILURE_VIEW = "events.links.csrf_failure"
     # the order decides nothing else — each class only reads its own credentials.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -345,7 +345,21 @@ CSRF_FAILURE_VIEW = "events.links.csrf_failure"
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Duplicate Preference API",
-    "DESCRIPTION": "Events, players, movements, score sheets and the round clock.",
+    "DESCRIPTION": (
+        "Events, players, movements, score sheets and the round clock: the director's "
+        "pages for a program (docs/api.md).\n\n"
+        "**Credentials.** Every operation but the public ladders needs the director's: "
+        "his browser session (with its CSRF token), or a token sent as "
+        "`Authorization: Token <key>`. The token is made on the server, once per "
+        "director: `python manage.py drf_create_token <username>` prints it "
+        "(`-r` replaces it with a new one; under Docker: `docker compose exec web python "
+        "manage.py drf_create_token <username>`), or by the site's administrator at "
+        "`/admin/` → «Tokens». Without credentials an operation answers 401 with "
+        "`WWW-Authenticate: Token`.\n\n"
+        "**Language.** This schema is in English. The answers — every message, every "
+        "error naming its field — are in the language of `Accept-Language`: Russian by "
+        "default, English on `Accept-Language: en`."
+    ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -142,8 +142,8 @@ def deal_cards_form(request, event, number, deal_pk):
             "form": form,
             "app_dealt": app_dealt,
             "record": hand_records.hand_record(deal, event),
-        status=400 if form.errors else 200,
         },
+        status=400 if form.errors else 200,
     )
 
 
