@@ -148,11 +148,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a web server's threads and a worker at once. A write
     # transaction takes its lock when it begins (IMMEDIATE), so a writer waits its turn
     # (timeout, seconds) instead of failing with «database is locked» when a transaction that
-    # began reading must upgrade; WAL lets readers go on while one writes.
+    # began reading must upgrade; WAL lets readers go on while one writes. synchronous=FULL:
+    # a commit is on the disk (the WAL file synced) before the answer that says «saved»
+    # leaves, so a power cut loses no acknowledged sheet — NORMAL syncs only at checkpoints
+    # and may lose the last commits (docs/operations.md, «Durability»; its cost:
+    # bench/bench_durability.py).
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
         **DATABASES["default"].get("OPTIONS", {}),
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
