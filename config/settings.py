@@ -28,11 +28,21 @@ VAR_DIR = Path(env_str("VAR_DIR") or BASE_DIR / "var")
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
+#: Keys published with this code (the compose file's and the image build's former defaults):
+#: anyone could sign a session or a CSRF token with them.
+_PUBLISHED_KEY_PREFIXES = ("change-me", "build-only", "django-insecure")
+
+
 def _secret_key() -> str:
     key = env_str("SECRET_KEY")
     if key is not None:
-        if len(key) < 32:
-            raise ImproperlyConfiguredEnv("SECRET_KEY must be at least 32 characters long")
+        # Django's own rule for a strong key (check --deploy, security.W009), so that a key
+        # this start accepts is one that check accepts too.
+        if len(key) < 50 or len(set(key)) < 5 or key.startswith(_PUBLISHED_KEY_PREFIXES):
+            raise ImproperlyConfiguredEnv(
+                "SECRET_KEY must be a random string of at least 50 characters, not a published "
+                "default (make one: python3 -c 'import secrets; print(secrets.token_urlsafe(50))')"
+            )
         return key
     # A bare clone keeps one random key under var/ so sessions survive a restart.
     path = VAR_DIR / "secret_key"
@@ -423,6 +433,22 @@ SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 if PROXY_COUNT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if HTTPS:
+    # A plain-HTTP request is sent to https:// (to SITE_URL's host and port when it is an
+    # https address: the plain proxy of the compose file listens on another port than the
+    # TLS one), but /healthz, which the compose healthchecks ask over plain HTTP from inside.
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    if SITE_URL and SITE_URL.startswith("https://"):
+        SECURE_SSL_HOST = urlsplit(SITE_URL).netloc
+    # The browser then asks this host over HTTPS only (HSTS), for HSTS_SECONDS (a year; 0:
+    # no header). HSTS_INCLUDE_SUBDOMAINS=0 where a subdomain still serves plain HTTP (check
+    # --deploy then warns W005, as it should). Browsers keep no HSTS for an IP address.
+    SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 365 * 24 * 3600)
+    if SECURE_HSTS_SECONDS < 0:
+        raise ImproperlyConfiguredEnv(f"HSTS_SECONDS={SECURE_HSTS_SECONDS} must be 0 or more")
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
 # Every page's own scripts, styles and images only, nothing inline, no eval
 # (config/headers.py). The browser tests wait with expect(), never wait_for_function, which
 # evaluates a string in the page.

@@ -88,7 +88,8 @@ def test_behind_the_proxy_over_https_the_login_sets_secure_cookies(server_direct
     """The server as the compose file runs it (HTTPS=1, PROXY_COUNT=1); the requests as
     its nginx forwards them from an HTTPS client."""
     proxied = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.2"}
-    with gunicorn(tmp_path, timeout=30, HTTPS="1", PROXY_COUNT="1") as server:
+    # Ready once /healthz answers: it is the one address HTTPS=1 does not send to https://.
+    with gunicorn(tmp_path, ready="/healthz", timeout=30, HTTPS="1", PROXY_COUNT="1") as server:
         url = f"{server.base}/director/login/"
         origin = server.base.replace("http://", "https://")
         opener = urllib.request.build_opener(_NoRedirect)
