@@ -31,7 +31,32 @@ class Seat(StrEnum):
 
 
 CLOCKWISE: tuple[Seat, ...] = (Seat.W, Seat.N, Seat.E, Seat.S)
+#: The seats as every page and file lists them: round the table, W N E S (N E S at a table of
+#: three) — the one order of seats; a JSON column keeps none (PostgreSQL's reads back E N S W).
+TABLE_ORDER: str = "".join(CLOCKWISE)
 THREE_PLAYER_SEATS: tuple[Seat, ...] = (Seat.N, Seat.E, Seat.S)
+
+
+def family_letter(family: int, *, families: int) -> str:
+    """The letter a set's family gets in a session of several families of sets (twin rooms
+    with different movements play different boxes, docs/game.md §5.5): «A», «B» …; none
+    when the session has one family."""
+    if families <= 1:
+        return ""
+    return chr(ord("A") + family - 1) if 1 <= family <= 26 else f"{family}."
+
+
+def set_label(letter: str, number: int) -> str:
+    """A set as the players read it, on the cards, the grid and the phones: «3», or «A3»
+    with several families (``letter``: :func:`family_letter`, kept with the set)."""
+    return f"{letter}{number}"
+
+
+def deal_label(set_label: str, number: int) -> str:
+    """A deal as every surface names it — the grid, the phones, the cards, the travellers,
+    the hand records and their text file, and the titles: «3.2», «A3.2» (docs/game.md §5.5).
+    Two deals of one session never share it."""
+    return f"{set_label}.{number}"
 
 
 def left_of(seat: Seat) -> Seat:

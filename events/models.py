@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from events import names
+from events import boards, names
 from events.register.matching import club_key, name_key
 
 NAME_MAX = 100
@@ -708,6 +708,9 @@ class BoardSet(models.Model):
     family = models.PositiveSmallIntegerField(default=1)
     number = models.PositiveIntegerField(_("set"))
     players = models.PositiveSmallIntegerField(_("players at the table"))
+    # The family's letter when the session has several families («A», «B»: events.boards.
+    # family_letter), fixed when the session's sets are made; blank with one family.
+    letter = models.CharField(max_length=4, blank=True, default="")
 
     class Meta:
         db_table = "scoring_boardset"  # made by the scoring app before it moved here
@@ -720,7 +723,12 @@ class BoardSet(models.Model):
         ]
 
     def __str__(self):
-        return str(_("Set %(number)s") % {"number": self.number})
+        return str(_("Set %(number)s") % {"number": self.label})
+
+    @property
+    def label(self) -> str:
+        """How players call it: «3», or «A3» in a session of several families."""
+        return boards.set_label(self.letter, self.number)
 
 
 class Deal(models.Model):
@@ -767,12 +775,13 @@ class Deal(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.board_set.number}.{self.number}"
+        return self.code
 
     @property
     def code(self) -> str:
-        """How players call it: set 3, deal 2 → «3.2»."""
-        return f"{self.board_set.number}.{self.number}"
+        """Its label, the one every surface shows: set 3, deal 2 → «3.2»; «A3.2» in a session
+        of several families of sets (``events.boards.deal_label``)."""
+        return boards.deal_label(self.board_set.label, self.number)
 
 
 class TablePlay(models.Model):

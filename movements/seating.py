@@ -3,40 +3,12 @@
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
-from events.models import BoardSet, Room, Seat, Session, TablePlay
+from events.boards import set_label
+from events.models import Room, Seat, Session, TablePlay
 from movements import cards, engine, meetings, planner
 from movements.models import Scheme
-
-
-def set_labeller(session: Session):
-    """Set numbers as players read them; with several families of sets (rooms with
-    different movements play different boxes) the family letter goes first: A3, B3."""
-    families = len(set(session.board_sets.values_list("family", flat=True)))
-    return lambda family, number: set_label(family, number, families=families)
-
-
-def set_label(family: int, number: int, *, families: int) -> str:
-    """A set as the cards print it, given how many families of sets its session has."""
-    return str(number) if families <= 1 else f"{_letter(family)}{number}"
-
-
-def set_families(session: str = "session_id") -> Subquery:
-    """How many families of sets a session has, as an annotation of a query whose rows name
-    it by ``session`` (a Room's by default): what :func:`set_label` needs, in that query."""
-    return Subquery(
-        BoardSet.objects.filter(session_id=OuterRef(session))
-        .order_by()
-        .values("session_id")
-        .annotate(n=Count("family", distinct=True))
-        .values("n")[:1]
-    )
-
-
-def _letter(family: int) -> str:
-    return chr(ord("A") + family - 1) if 1 <= family <= 26 else f"{family}."
 
 
 def room_label(room: Room) -> str:
@@ -47,14 +19,14 @@ def session_seating(session: Session, *, room: Room | None = None) -> list[cards
     """Every room of the session (or just ``room``) with its rounds, tables, sets, seats."""
     rooms = list(session.rooms.order_by("number")) if room is None else [room]
     ids = [r.pk for r in rooms]
-    label = set_labeller(session)
     sets: dict[tuple[int, int, int], tuple[int, str]] = {}
-    for room_id, rnd, table, family, number in TablePlay.objects.filter(
+    for room_id, rnd, table, letter, number in TablePlay.objects.filter(
         round__room_id__in=ids
     ).values_list(
-        "round__room_id", "round__number", "table__number", "board_set__family", "board_set__number"
+        "round__room_id", "round__number", "table__number", "board_set__letter", "board_set__number"
     ):
-        sets[(room_id, rnd, table)] = (number, label(family, number))
+        # The set as every surface names it (events.boards.set_label): «3», «A3».
+        sets[(room_id, rnd, table)] = (number, set_label(letter, number))
     seats: dict[tuple[int, int, int], dict[str, cards.Sitter]] = defaultdict(dict)
     pauses: dict[tuple[int, int], list[cards.Sitter]] = defaultdict(list)
     round_numbers: dict[int, set[int]] = defaultdict(set)

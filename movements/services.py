@@ -281,11 +281,10 @@ def session_create(
         created_by=by,
     )
     first = 1
-    families: dict[tuple, int] = {}
-    shared_sets: dict[int, dict[int, BoardSet]] = {}
-    for index, (room_doc, schedule) in enumerate(zip(plan["rooms"], schedules, strict=True), 1):
-        # Twin rooms (same movement) play duplicated boxes of one family of sets.
-        twin = (
+    # Twin rooms (same movement) play duplicated boxes of one family of sets; with several
+    # families each set's label carries its family's letter (events.boards.deal_label).
+    twins = [
+        (
             schedule.kind,
             schedule.tables,
             schedule.seats,
@@ -293,9 +292,19 @@ def session_create(
             schedule.rounds,
             room_doc.get("scheme_id"),
         )
-        family = families.setdefault(twin, len(families) + 1)
+        for room_doc, schedule in zip(plan["rooms"], schedules, strict=True)
+    ]
+    families: dict[tuple, int] = {}
+    for twin in twins:
+        families.setdefault(twin, len(families) + 1)
+    shared_sets: dict[int, dict[int, BoardSet]] = {}
+    for index, (room_doc, schedule, twin) in enumerate(
+        zip(plan["rooms"], schedules, twins, strict=True), 1
+    ):
+        family = families[twin]
         sets = shared_sets.setdefault(family, {})
-        _room_create(session, index, room_doc, schedule, first, entries, family, sets)
+        letter = boards.family_letter(family, families=len(families))
+        _room_create(session, index, room_doc, schedule, first, entries, family, letter, sets)
         first += schedule.participants
     if dealing == Session.Dealing.APP:
         deal_cards.session_deal(session)
@@ -307,7 +316,7 @@ def _full_rounds(summaries) -> str:
     return " / ".join(str(r) for r in dict.fromkeys(s.rounds for s in summaries))
 
 
-def _room_create(session, number, room_doc, schedule, first, entries, family, sets) -> Room:
+def _room_create(session, number, room_doc, schedule, first, entries, family, letter, sets) -> Room:
     room = Room.objects.create(
         session=session,
         number=number,
@@ -335,7 +344,7 @@ def _room_create(session, number, room_doc, schedule, first, entries, family, se
         for tp in plan.tables:
             set_players.setdefault(tp.set, players_at[tp.table])
     new_sets = BoardSet.objects.bulk_create(
-        BoardSet(session=session, family=family, number=n, players=p)
+        BoardSet(session=session, family=family, letter=letter, number=n, players=p)
         for n, p in sorted(set_players.items())
         if n not in sets
     )

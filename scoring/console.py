@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from events import clock, clockdoc
+from events.boards import deal_label, set_label
 from events.models import BoxReport, Room, Round, Seat
 from scoring.models import Deal, Proof, ScoreSheet, TablePlay
 
@@ -353,13 +354,17 @@ def _box_reports(event_pk: int, room: Room) -> list[OpenBoxReport]:
             "play__table__number",
             "deal__number",
             "deal__board_set__number",
+            "deal__board_set__letter",
         )
     )
     return [
         OpenBoxReport(
             round=r["play__round__number"],
             table=r["play__table__number"],
-            deal=f"{r['deal__board_set__number']}.{r['deal__number']}",
+            deal=deal_label(
+                set_label(r["deal__board_set__letter"], r["deal__board_set__number"]),
+                r["deal__number"],
+            ),
             kind=BoxReport.Kind(r["kind"]).label,
             url=reverse("director:box_report", args=[event_pk, r["pk"]]),
             play=r["play_id"],

@@ -43,12 +43,12 @@ def result_contract(result: dict | None) -> str:
 
 
 def result_defence(result: dict | None, order: str = "") -> str:
-    """«E вист · S полвиста» (``order``: «WNES» round the table; as stored otherwise)."""
+    """«E вист · S полвиста», round the table (``order``: another order of seats)."""
     return game_of(result).defence_text(sheet_of(result), order)
 
 
 def result_tricks(result: dict | None, order: str = "") -> str:
-    """«N 6 · E 3 · S 1»."""
+    """«N 6 · E 3 · S 1», round the table."""
     return game_of(result).tricks_text(sheet_of(result), order)
 
 

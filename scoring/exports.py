@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
+from events.boards import TABLE_ORDER
 from events.spreadsheet import KINDS, Fixed, file_response
 from scoring import display
 from scoring.sheets import SheetGame, sheets_of
@@ -175,7 +176,8 @@ def card_rows(card: Card, method: str, game: SheetGame = AUSTRIAN) -> list[list]
     return table
 
 
-POSITIONS = "WNES"  # every traveller has the same columns, whichever seats play the deal
+#: Every traveller has the same columns, whichever seats play the deal: round the table.
+POSITIONS = TABLE_ORDER
 
 
 def traveller_header(*, with_deal: bool = False, game: SheetGame = AUSTRIAN) -> list:

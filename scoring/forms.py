@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from events.boards import TABLE_ORDER
 from events.cards import RANKS, SUIT_LETTERS
 from events.forms import apply_service_error
 from scoring import boxes, display, services
@@ -96,7 +97,7 @@ class ScorerForm(forms.Form):
         self.rules = rules or {}
         self.game_line = game_line
         self.deal = deal
-        self.seats = [s for s in "WNES" if s in deal.active_seats]
+        self.seats = [s for s in TABLE_ORDER if s in deal.active_seats]
         self.players = players
         self.fields["declarer"].choices = [("", _("nobody: passed out"))] + [
             (s, f"{s} {players.get(s, '')}".strip()) for s in self.seats
@@ -264,7 +265,7 @@ class RussianScorerForm(ScorerForm):
         declarer = self.chosen_declarer()
         if declarer is None:
             return list(self.seats)
-        ring = [s for s in "WNES" if s in self.seats]
+        ring = [s for s in TABLE_ORDER if s in self.seats]
         at = ring.index(declarer)
         return [ring[(at + 1) % 3], ring[(at + 2) % 3]]
 

@@ -17,6 +17,7 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from events import cards
+from events.boards import TABLE_ORDER
 from events.dealing import deal_cards, session_deals
 from events.models import Deal, Event, Seat, Session, TablePlay
 from scoring.games import AUSTRIAN_GAME, GAMES, Game, NoValue, Position
@@ -70,7 +71,7 @@ class HandRecord:
 
     @property
     def square(self) -> list[Pocket]:
-        return [self.pockets[s] for s in "WNES"]
+        return [self.pockets[s] for s in TABLE_ORDER]
 
 
 def rank_text(rank: int) -> str:
@@ -126,7 +127,7 @@ def hand_record(deal: Deal, event: Event, players: dict[str, str] | None = None)
     order = suit_order(event)
     players = players or {}
     pockets = {}
-    for seat in "WNES":
+    for seat in TABLE_ORDER:
         if seat in deal.active_seats:
             hand, talon = dealt.hand(seat), False
         else:
@@ -152,7 +153,7 @@ def hand_record(deal: Deal, event: Event, players: dict[str, str] | None = None)
     analysis = current_analysis(deal, game_of(event))
     if analysis:
         record.analysed = True
-        for seat in [s for s in "WNES" if s in deal.active_seats]:
+        for seat in [s for s in TABLE_ORDER if s in deal.active_seats]:
             row = analysis.get(seat) or {}
             record.table.append(
                 (
@@ -209,11 +210,14 @@ def no_value(result: dict | None, game: Game = AUSTRIAN_GAME) -> bool:
 
 
 def session_text(event: Event, session: Session, *, shows=None) -> str:
-    """One line a deal, «<set>.<deal> <PPN>», under a header of comments; ``shows``: which
-    deals the reader may see (``scoring.disclosure``; all when None)."""
+    """One line a deal, «<label> <PPN>» (the deal's label, ``Deal.code``: «3.2», «A3.2»),
+    under a header of comments; ``shows``: which deals the reader may see
+    (``scoring.disclosure``; all when None)."""
     every = session_deals(session)
     deals = [d for d in every if d.cards and (shows is None or shows(d))]
-    families = len({d.board_set.family for d in every}) > 1
+    letters = sorted(
+        {(d.board_set.letter, d.board_set.family) for d in every if d.board_set.letter}
+    )
     # The comments are in the reader's language, like every other file's header; the data
     # lines are the same in every language.
     lines = [
@@ -239,11 +243,18 @@ def session_text(event: Event, session: Session, *, shows=None) -> str:
             )
             % {"players": players, "number": number, "seats": " ".join(seats), "pocket": pocket}
         )
-    if families:
-        lines.append("% " + _("Several families of sets (twin rooms): <family>/<set>.<deal>."))
+    if letters:
+        # Where a reader needs a number (a PBN board), the family and set are these.
+        lines.append(
+            "% "
+            + _(
+                "Several families of sets (rooms with different movements): a set's letter "
+                "names its family — %(families)s; A3.2 is family 1, set 3, deal 2."
+            )
+            % {"families": ", ".join(f"{letter} = {family}" for letter, family in letters)}
+        )
     for deal in deals:
-        code = f"{deal.board_set.family}/{deal.code}" if families else deal.code
-        lines.append(f"{code} {deal.cards}")
+        lines.append(f"{deal.code} {deal.cards}")
     return "\n".join(lines) + "\n"
 
 

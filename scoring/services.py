@@ -35,6 +35,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import clockdoc
+from events.boards import deal_label
 from events.models import Event, Round, Seat, Table
 from scoring import boxes, ladders, rules, sheets, standings
 from scoring.models import Adjustment, Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
@@ -88,7 +89,7 @@ def _pot_before(play: TablePlay, deal: Deal) -> Fraction:
                         "With a running pot, deal %(code)s must be recorded first: "
                         "its pot carries over."
                     )
-                    % {"code": f"{deal.board_set.number}.{number}"}
+                    % {"code": deal_label(deal.board_set.label, number)}
                 }
             )
         pot = Fraction(str(earlier[number].get("pot_after", 0))) + RUNNING_ANTE

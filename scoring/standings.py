@@ -535,8 +535,29 @@ class Holder:
     session: int | None = None
 
 
+class Placed:
+    """A player's place and figure as every page writes them (the standings, his card, his
+    phone): one source, so none says a place another does not. The subclass has ``rank``,
+    ``total`` and ``deals``."""
+
+    @property
+    def placed(self) -> bool:
+        """He has a place once a deal of his is scored; until then the pages say «—»: a
+        rank everyone without a deal shares («1–21») says nothing."""
+        return self.deals > 0
+
+    @property
+    def place(self) -> str:
+        """The rank, or «—» while he has no place."""
+        return self.rank if self.placed else "—"
+
+    @property
+    def shown(self) -> str:
+        return "—" if self.total is None else f"{float(self.total):.2f}"
+
+
 @dataclass(frozen=True)
-class StandingRow:
+class StandingRow(Placed):
     """One row per participant number: a substitute's results count for the number he plays
     under, together with those of the player he replaced."""
 
@@ -548,10 +569,6 @@ class StandingRow:
     number: int | None = None
     holders: tuple[Holder, ...] = ()
     several_sessions: bool = False  # name the session beside a substitute's round
-
-    @property
-    def shown(self) -> str:
-        return "—" if self.total is None else f"{float(self.total):.2f}"
 
     @property
     def entry_ids(self) -> tuple[int, ...]:
@@ -799,16 +816,12 @@ def event_standing_by_session(event: Event, seen=None) -> EventStanding:
 
 
 @dataclass(frozen=True)
-class SessionPlace:
+class SessionPlace(Placed):
     """A player's row of a session's standing, as his phone shows it."""
 
     rank: str
     total: Fraction | None
     deals: int
-
-    @property
-    def shown(self) -> str:
-        return "—" if self.total is None else f"{float(self.total):.2f}"
 
 
 def session_place(entry: Entry, session: Session, counted=None) -> SessionPlace | None:

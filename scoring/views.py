@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from events.access import director_event
-from events.boards import set_layout
+from events.boards import TABLE_ORDER, set_layout
 from events.models import Round, Seat
 from events.params import query_errors, query_int
 from events.services import event_set_results_public
@@ -52,10 +52,6 @@ def _play(event, play_pk) -> TablePlay:
     )
 
 
-#: The director's pages list a table's seats round it: W N E S (N E S at a table of three).
-TABLE_ORDER = "WNES"
-
-
 def _seats(play: TablePlay) -> list[Seat]:
     seats = Seat.objects.filter(round_id=play.round_id, table_id=play.table_id).select_related(
         "entry"
@@ -71,17 +67,13 @@ def _round_the_table(mapping) -> list[tuple[str, object]]:
 
 
 def _defence_text(result) -> str:
-    """«E вист · S пас», round the table."""
-    sheet = display.sheet_of(result) or {}
-    return " · ".join(
-        f"{seat} {display.word(d)}" for seat, d in _round_the_table(sheet.get("defenders"))
-    )
+    """«E вист · S пас», round the table, in the words of the result's own game."""
+    return display.result_defence(result)
 
 
 def _tricks_text(result) -> str:
     """«N 7 · E 3», round the table."""
-    sheet = display.sheet_of(result) or {}
-    return " · ".join(f"{seat} {n}" for seat, n in _round_the_table(sheet.get("tricks")))
+    return display.result_tricks(result)
 
 
 def _players(play: TablePlay) -> dict[str, str]:
@@ -231,7 +223,7 @@ def sheet_form(request, event, play_pk, number):
             "form": step.form,
             "checked": step.checked,
             "preview": step.preview(deal, players),
-            "sits_out": [s for s in "WNES" if s not in deal.active_seats and s in players],
+            "sits_out": [s for s in TABLE_ORDER if s not in deal.active_seats and s in players],
             "players": players,
             "cancel_url": reverse("director:play", args=[event.pk, play.pk]),
         },
@@ -493,8 +485,8 @@ def adjustments_table(request, event):
                 if deal is None:
                     raise ValidationError(
                         {
-                            "deal": _("Set %(set)d has no deal %(n)d.")
-                            % {"set": play.board_set.number, "n": c["deal"]}
+                            "deal": _("Set %(set)s has no deal %(n)d.")
+                            % {"set": play.board_set.label, "n": c["deal"]}
                         }
                     )
             done = services.adjustments_table_create(

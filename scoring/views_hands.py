@@ -55,7 +55,6 @@ def dealing_sheets(request, event, number):
             "session": session,
             "boxes": boxes,
             "known": sum(1 for _d, r in boxes if r),
-            "families": len({d.board_set.family for d, _r in boxes}) > 1,
         },
     )
 
@@ -178,7 +177,6 @@ def session_hands(request, event, preview, number):
         | {
             "session": session,
             "boxes": boxes,
-            "families": len({d.board_set.family for d, _r in boxes}) > 1,
             # The deals not played out yet are left out (scoring.disclosure).
             "in_play": sum(1 for d in deals if not seen.shows(d)),
         },

@@ -62,7 +62,6 @@ def session_results(request, event, preview, number):
     seen = disclosure.viewer(request, event)
     rows = standings.session_standings(session, seen)
     deals = _session_deals(session)
-    families = len({d.board_set.family for d in deals}) > 1
     shown = [d for d in deals if seen.shows(d)]
     return render(
         request,
@@ -74,7 +73,6 @@ def session_results(request, event, preview, number):
             # Each deal with whether its traveller may be shown to this viewer yet.
             "deals": [(d, seen.shows(d)) for d in deals],
             "deals_shown": len(shown),
-            "families": families,
             "seed_shown": seen.seed_shown(session),
             "hands_shown": any(d.cards for d in shown),
             "ladder_links": _ladder_links(event),

@@ -31,20 +31,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from events import clockdoc
+from events.boards import TABLE_ORDER
 from events.links import LinkNotFound, table_by_key
 from events.models import PIN_DIGITS, Round, Seat, Table
 from events.rounds import room_current_round
-from movements.seating import set_families, set_label
 from scoring import boxes, disclosure, display, error_summary, proof, services
 from scoring.device import device_hash, with_device
 from scoring.disclosure import DealState, Part, Who
 from scoring.models import Adjustment, Deal, DealsShown, Proof, ScoreSheet, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.views import OUTCOMES, STALE_CHECK, _seats
-
-#: The order the table's pages list seats in: round the table, W N E S (N E S at a table of
-#: three, where W is empty).
-TABLE_ORDER = "WNES"
 
 
 def _in_table_order(positions):
@@ -63,7 +59,6 @@ def _play_by_key(key: str) -> TablePlay | None:
         .annotate(
             next_number=Subquery(later.values("number")[:1]),
             next_state=Subquery(later.values("state")[:1]),
-            families=set_families("round__room__session_id"),
         )
         .filter(key=key)
         .order_by()
@@ -140,7 +135,7 @@ class _TableState:
     # The set's deals, in order: fixed once the session is made (only their stale mark for
     # the standings moves, which no page here reads).
     deals: tuple[Deal, ...] = ()
-    set_label: str = ""  # the set as the cards print it: «3», or «A3» (movements.seating)
+    set_label: str = ""  # the set as the cards print it: «3», or «A3» (BoardSet.label)
 
 
 def _play_ids(key: str, read: list | None = None) -> tuple[int, int] | None:
@@ -192,9 +187,7 @@ def _read_state(play: TablePlay | str) -> _TableState:
     deals = tuple(play.board_set.deals.order_by("number"))
     for deal in deals:
         deal.board_set = play.board_set
-    board_set = play.board_set
-    label = set_label(board_set.family, board_set.number, families=play.families or 1)
-    return _TableState(play.table, play.round, play, tuple(seats), deals, label)
+    return _TableState(play.table, play.round, play, tuple(seats), deals, play.board_set.label)
 
 
 def _state_or_gate(key: str) -> _TableState:

@@ -10,10 +10,7 @@ from fractions import Fraction
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from events.boards import board_layout
-
-#: The order the pages list a sheet's seats in when they ask for one: round the table.
-TABLE_ORDER = "WNES"
+from events.boards import TABLE_ORDER, board_layout
 
 
 def lang() -> str:
@@ -23,12 +20,11 @@ def lang() -> str:
 
 
 def in_order(mapping, order: str = "") -> list[tuple[str, object]]:
-    """(seat, value) of a sheet's per-seat mapping: as stored, or in ``order`` (a JSON
-    column keeps no order of its own)."""
+    """(seat, value) of a sheet's per-seat mapping round the table (``events.boards``'
+    ``TABLE_ORDER``), or in ``order`` when one is given: never as stored, for a JSON column
+    keeps no order of its own (PostgreSQL's reads back E N S W)."""
     mapping = mapping if isinstance(mapping, dict) else {}
-    if not order:
-        return list(mapping.items())
-    return [(seat, mapping[seat]) for seat in order if seat in mapping]
+    return [(seat, mapping[seat]) for seat in order or TABLE_ORDER if seat in mapping]
 
 
 class SheetGame(ABC):
@@ -90,14 +86,14 @@ class SheetGame(ABC):
         return ""
 
     def defence_text(self, sheet: dict | None, order: str = "") -> str:
-        """«E вист · S пас»: the defenders' decisions (``order``: see :func:`in_order`)."""
+        """«E вист · S пас»: the defenders' decisions, round the table (:func:`in_order`)."""
         if not sheet:
             return ""
         defenders = in_order(sheet.get("defenders"), order)
         return " · ".join(f"{seat} {self.word(d)}" for seat, d in defenders)
 
     def tricks_text(self, sheet: dict | None, order: str = "") -> str:
-        """«N 6 · E 4 · S 0»: the tricks the sheet counts."""
+        """«N 6 · E 4 · S 0»: the tricks the sheet counts, round the table."""
         if not sheet:
             return ""
         return " · ".join(f"{seat} {n}" for seat, n in in_order(sheet.get("tricks"), order))
@@ -179,6 +175,6 @@ def preview_rows(result: dict, deal, players: dict[str, str]) -> list[dict]:
             "score": result["scores"].get(seat),
             "failed": seat in result["failed"],
         }
-        for seat in "WNES"  # round the table, as the pages list seats
+        for seat in TABLE_ORDER
         if seat in deal.active_seats
     ]

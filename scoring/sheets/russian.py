@@ -16,9 +16,10 @@ from fractions import Fraction
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from events.boards import TABLE_ORDER
 from scoring.games import russian
 from scoring.games.russian import Defence, Outcome
-from scoring.sheets.base import TABLE_ORDER, SheetGame, lang, layout_fields, preview_rows
+from scoring.sheets.base import SheetGame, lang, layout_fields, preview_rows
 
 
 def exact_text(value: Fraction) -> str:

@@ -16,7 +16,7 @@ def contract(result):
 
 @register.filter
 def defence(result, order=""):
-    """The defenders' decisions; ``|defence:"WNES"`` round the table."""
+    """The defenders' decisions, round the table (``scoring.display.result_defence``)."""
     return display.result_defence(result, order)
 
 
