@@ -146,14 +146,19 @@ ID_PLACES = [
     (r"(/deals/)(\d+)", "deal"),
     (r'("deal":\s*)(\d+)', "deal"),
     (r'("deal_id":\s*)(\d+)', "deal"),
+    (r"(hand-)(\d+)", "deal"),  # a hand record's anchor
+    (r'(data-room=")(\d+)', "room"),
+    (r'("room_id":\s*)(\d+)', "room"),
 ]
 
 
 def id_labels(event_id: int) -> dict[str, dict[int, str]]:
     """Each id of the event's rows by a label both copies share: its place in id order."""
-    from events.models import Deal, Entry
+    from events.models import Deal, Entry, Room
 
     labels = {"event": {event_id: "E"}}
+    rooms = Room.objects.filter(session__event_id=event_id).order_by("pk")
+    labels["room"] = {pk: f"R{i}" for i, pk in enumerate(rooms.values_list("pk", flat=True))}
     entries = Entry.objects.filter(event_id=event_id).order_by("pk").values_list("pk", flat=True)
     labels["entry"] = {pk: f"P{i}" for i, pk in enumerate(entries)}
     deals = Deal.objects.filter(board_set__session__event_id=event_id).order_by("pk")

@@ -71,6 +71,21 @@ def played(director):
     return build(director)
 
 
+def _first_difference(expected: dict, found: dict) -> str:
+    """Where two sets of answers first differ, with the text around it."""
+    if set(expected) != set(found):
+        return f"addresses differ: {sorted(set(expected) ^ set(found))[:5]}"
+    for url, answer in expected.items():
+        if found[url] != answer:
+            a, b = str(answer), str(found[url])
+            at = next(
+                (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                min(len(a), len(b)),
+            )
+            return f"{url}:\n  {a[max(0, at - 150) : at + 80]}\n  {b[max(0, at - 150) : at + 80]}"
+    return ""
+
+
 def _archive(event) -> bytes:
     from scoring.archive import event_archive
 
@@ -97,7 +112,7 @@ def test_an_imported_event_shows_every_public_page_as_the_original(played, other
     original, imported = normalized_pages(played.pk), normalized_pages(copy.pk)
     assert len(original) > 100
     assert all(status == 200 for status, _, _ in original.values())
-    assert imported == original
+    assert imported == original, _first_difference(original, imported)
 
 
 @pytest.mark.django_db
@@ -128,7 +143,7 @@ def test_the_keys_are_kept_by_default_and_a_kept_key_taken_here_is_refused(playe
 
     data = _archive(played)
     before = Event.objects.count()
-    with pytest.raises(ArchiveError, match="already on this server"):
+    with pytest.raises(ArchiveError, match="уже есть на этом сервере"):
         archive_import(io.BytesIO(data), other_director)
     assert Event.objects.count() == before
     # Once the original is gone, the same file takes its address and links back.
@@ -509,7 +524,7 @@ def _event_through(source: dict, target: dict, tmp_path: Path, tag: str) -> None
         pages[side] = json.loads(path.read_text())
     assert len(pages["source"]) > 100
     assert all(status == 200 for status, _, _ in pages["source"].values())
-    assert pages["target"] == pages["source"]
+    assert pages["target"] == pages["source"], _first_difference(pages["source"], pages["target"])
 
 
 @pytest.mark.slow
