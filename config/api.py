@@ -33,11 +33,11 @@ class SchemaView(SpectacularAPIView):
     titles with English descriptions. The answers themselves — every message and every error
     — stay in the language of ``Accept-Language`` (Russian by default); docs/api.md says so."""
 
-    @extend_schema(exclude=True)
-    def get(self, request, *args, **kwargs):
+    def dispatch(self, request, *args, **kwargs):
         with translation.override("en"):
-            response = super().get(request, *args, **kwargs)
-            response.render()  # drawn now, while English is active
+            response = super().dispatch(request, *args, **kwargs)
+            if hasattr(response, "render"):
+                response.render()  # drawn now, while English is active
         return response
 
 

@@ -237,5 +237,5 @@ def test_the_add_form_refuses_a_person_already_playing(director_client, director
     url = reverse("director:entry_add", args=[event.pk])
     data = {"last_name": "Семенов", "first_name": "Петр", "club": "ЦДШ", "number": ""}
     response = director_client.post(url, data)
-    assert response.status_code == 200 and event.entries.count() == 1
+    assert response.status_code == 400 and event.entries.count() == 1
     assert "уже играет в этом турнире" in response.content.decode()

@@ -84,7 +84,7 @@ def test_the_confirmation_without_a_choice_loses_nothing(director_client, pair):
     kept, double = pair
     url = reverse("director:person_merge_confirm", args=[kept.pk, double.pk])
     response = director_client.post(url, {})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Выберите, кого из двоих оставить" in _text(response)
     assert not PersonMerge.objects.exists()
 

@@ -100,7 +100,7 @@ def test_a_number_of_another_person_is_refused_on_its_field(director_client, per
     url = reverse("director:person_edit", args=[semenov.pk])
     data = {"last_name": "Семёнов", "first_name": "Пётр", "club": "ЦДШ", "club_card": "77"}
     response = director_client.post(url, data)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "77 уже принадлежит Петров-Водкин Кузьма (Тула)" in str(
         response.context["form"].errors["club_card"]
     )
@@ -111,7 +111,7 @@ def test_an_empty_name_is_refused_and_what_was_typed_stays(director_client, pers
     semenov = persons[0]
     url = reverse("director:person_edit", args=[semenov.pk])
     response = director_client.post(url, {"last_name": " ", "first_name": "Пётр", "club": "Х"})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert response.context["form"].errors["last_name"]
     assert 'value="Х"' in response.content.decode()
     semenov.refresh_from_db()

@@ -278,7 +278,7 @@ def test_choosing_fewer_rounds_stops_the_session_early(director_client, event):
 def test_bad_choices_are_shown_and_nothing_is_saved(director_client, event, change, message):
     add_players(event, 20)
     response = director_client.post(plan_url(event), choose(event, **change), **EN)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert message in response.content.decode()
     assert not event.sessions.exists() and not Seat.objects.exists()
 
@@ -286,7 +286,7 @@ def test_bad_choices_are_shown_and_nothing_is_saved(director_client, event, chan
 def test_unnumbered_players_are_refused_with_a_clear_error(director_client, event):
     add_players(event, 20, draw=False)
     response = director_client.post(plan_url(event), choose(event), **EN)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Playing players must be numbered 1–20 without gaps" in response.content.decode()
     assert not event.sessions.exists()
 
@@ -308,7 +308,7 @@ def test_a_second_session_needs_an_explicit_tick_and_a_double_click_creates_noth
     assert director_client.post(plan_url(event), data).status_code == 302
     again = director_client.post(plan_url(event), data, **EN)  # the same form, posted twice
     text = again.content.decode()
-    assert again.status_code == 200 and "Tick the box to create session 2" in text
+    assert again.status_code == 400 and "Tick the box to create session 2" in text
     assert event.sessions.count() == 1
     page = director_client.get(plan_url(event), **EN).content.decode()
     assert "Sessions already seated" in page and session_url(event, 1) in page
@@ -382,7 +382,7 @@ def test_a_bad_substitute_is_refused_with_the_input_kept(
     before = _seats(event)
     data = make(by_number, late)
     response = director_client.post(session_url(event), data, **EN)
-    assert response.status_code == 200
+    assert response.status_code == 400
     form = response.context["form"]
     assert field in form.errors and message in " ".join(form.errors[field])
     page = response.content.decode()
@@ -401,7 +401,7 @@ def test_a_player_of_another_event_cannot_be_a_substitute(
     response = director_client.post(
         session_url(event), {"leaving": by_number[1].pk, "arriving": stranger.pk, "from_round": 1}
     )
-    assert response.status_code == 200 and "arriving" in response.context["form"].errors
+    assert response.status_code == 400 and "arriving" in response.context["form"].errors
     assert _seats(event) == before
 
 
@@ -416,7 +416,7 @@ def test_a_broken_scheme_is_refused_naming_round_and_seat(director_client):
         {"name": "Сломанная", "text": json.dumps(broken)},
         **EN,
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     page = response.content.decode()
     assert "round 1, table 2 S: participants 6 and 7 both sit here" in page
     assert "Сломанная" in page  # input kept
@@ -444,7 +444,7 @@ def test_the_scheme_errors_are_in_russian_by_default(director_client):
 )
 def test_malformed_scheme_input_is_refused(director_client, data, message):
     response = director_client.post(reverse("director:scheme_create"), data, **EN)
-    assert response.status_code == 200 and message in response.content.decode()
+    assert response.status_code == 400 and message in response.content.decode()
     assert not Scheme.objects.exists()
 
 
