@@ -113,6 +113,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.headers.SecurityHeadersMiddleware",  # no-store on private pages; the CSP
     "config.pwa.OfflineMiddleware",  # X-Offline: keep, read before the no-store above
+    # The public results' version document and kept copies, before sessions & co.
+    "config.public_early.PublicEarlyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.locale.LocaleMiddleware",  # the public pages' language is in their address
     "django.middleware.common.CommonMiddleware",
@@ -335,6 +337,11 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)
 WHITENOISE_USE_FINDERS = True
+# Hashed names, kept for ever by the browsers (config/staticfiles.py).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "config.staticfiles.HashedStaticFiles"},
+}
 WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- API ------------------------------------------------------------------------------
