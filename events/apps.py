@@ -7,6 +7,7 @@ class EventsConfig(AppConfig):
     verbose_name = _("Events")
 
     def ready(self):
-        # Its receivers: a round's clock change reaches the clock documents. (Failed logins
-        # are axes' to count: events/throttle.py.)
-        from events import clockdoc  # noqa: F401
+        # Its receivers: a round's clock change reaches the clock documents; a round's end
+        # queues the evening's backup (events/backup_tasks.py). (Failed logins are axes' to
+        # count: events/throttle.py.)
+        from events import backup_tasks, clockdoc  # noqa: F401

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from events import views
+from events import views, views_backups
 from events.register import io_views as register_io_views
 from events.register import merge_views
 from events.register import views as register_views
@@ -12,6 +12,7 @@ from events.register import views as register_views
 per_event = [
     path("", views.event_detail, name="event_detail"),
     path("edit/", views.event_edit, name="event_edit"),
+    path("backup/", views_backups.backup_latest_download, name="backup_latest"),
     path("players/add/", views.entry_add, name="entry_add"),
     path("players/paste/", views.entries_paste, name="entries_paste"),
     path("players/import/", views.entries_import, name="entries_import"),

@@ -12,7 +12,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from events import addresses
+from events import addresses, backups
 
 #: Workers, threads and the quiet access log are sized and set in config/gunicorn.py.
 WEB_OPTIONS = "-c python:config.gunicorn"
@@ -71,6 +71,7 @@ class Command(BaseCommand):
         self.stdout.write("\n".join(hall_lines(host, port, phones)))
         # Each child leads its own process group: one Ctrl-C reaches this command only,
         # which then stops both groups in order, and nothing is left behind.
+        self.serving = backups.serve_lock_hold()  # restore refuses while it is held
         children = [Child("web server", web, self), Child("worker", worker, self)]
         for child in children:
             child.start()
