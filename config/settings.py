@@ -28,11 +28,21 @@ VAR_DIR = Path(env_str("VAR_DIR") or BASE_DIR / "var")
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
+#: Keys published with this code (the compose file's and the image build's former defaults):
+#: anyone could sign a session or a CSRF token with them.
+_PUBLISHED_KEY_PREFIXES = ("change-me", "build-only", "django-insecure")
+
+
 def _secret_key() -> str:
     key = env_str("SECRET_KEY")
     if key is not None:
-        if len(key) < 32:
-            raise ImproperlyConfiguredEnv("SECRET_KEY must be at least 32 characters long")
+        # Django's own rule for a strong key (check --deploy, security.W009), so that a key
+        # this start accepts is one that check accepts too.
+        if len(key) < 50 or len(set(key)) < 5 or key.startswith(_PUBLISHED_KEY_PREFIXES):
+            raise ImproperlyConfiguredEnv(
+                "SECRET_KEY must be a random string of at least 50 characters, not a published "
+                "default (make one: python3 -c 'import secrets; print(secrets.token_urlsafe(50))')"
+            )
         return key
     # A bare clone keeps one random key under var/ so sessions survive a restart.
     path = VAR_DIR / "secret_key"
@@ -103,6 +113,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.headers.SecurityHeadersMiddleware",  # no-store on private pages; the CSP
     "config.pwa.OfflineMiddleware",  # X-Offline: keep, read before the no-store above
+    # The public results' version document and kept copies, before sessions & co.
+    "config.public_early.PublicEarlyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.locale.LocaleMiddleware",  # the public pages' language is in their address
     "django.middleware.common.CommonMiddleware",
@@ -148,11 +160,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a web server's threads and a worker at once. A write
     # transaction takes its lock when it begins (IMMEDIATE), so a writer waits its turn
     # (timeout, seconds) instead of failing with «database is locked» when a transaction that
-    # began reading must upgrade; WAL lets readers go on while one writes.
+    # began reading must upgrade; WAL lets readers go on while one writes. synchronous=FULL:
+    # a commit is on the disk (the WAL file synced) before the answer that says «saved»
+    # leaves, so a power cut loses no acknowledged sheet — NORMAL syncs only at checkpoints
+    # and may lose the last commits (docs/operations.md, «Durability»; its cost:
+    # bench/bench_durability.py).
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
         **DATABASES["default"].get("OPTIONS", {}),
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -309,6 +325,8 @@ LOGOUT_REDIRECT_URL = "director:login"
 
 # --- Languages and time -----------------------------------------------------------------
 LANGUAGE_CODE = "ru"
+#: A form sent without its CSRF token: the site's 403 page, in the reader's language.
+CSRF_FAILURE_VIEW = "events.links.csrf_failure"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
@@ -321,6 +339,11 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)
 WHITENOISE_USE_FINDERS = True
+# Hashed names, kept for ever by the browsers (config/staticfiles.py).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "config.staticfiles.HashedStaticFiles"},
+}
 WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- API ------------------------------------------------------------------------------
@@ -345,7 +368,21 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Duplicate Preference API",
-    "DESCRIPTION": "Events, players, movements, score sheets and the round clock.",
+    "DESCRIPTION": (
+        "Events, players, movements, score sheets and the round clock: the director's "
+        "pages for a program (docs/api.md).\n\n"
+        "**Credentials.** Every operation but the public ladders needs the director's: "
+        "his browser session (with its CSRF token), or a token sent as "
+        "`Authorization: Token <key>`. The token is made on the server, once per "
+        "director: `python manage.py drf_create_token <username>` prints it "
+        "(`-r` replaces it with a new one; under Docker: `docker compose exec web python "
+        "manage.py drf_create_token <username>`), or by the site's administrator at "
+        "`/admin/` → «Tokens». Without credentials an operation answers 401 with "
+        "`WWW-Authenticate: Token`.\n\n"
+        "**Language.** This schema is in English. The answers — every message, every "
+        "error naming its field — are in the language of `Accept-Language`: Russian by "
+        "default, English on `Accept-Language: en`."
+    ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -405,6 +442,22 @@ SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 if PROXY_COUNT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if HTTPS:
+    # A plain-HTTP request is sent to https:// (to SITE_URL's host and port when it is an
+    # https address: the plain proxy of the compose file listens on another port than the
+    # TLS one), but /healthz, which the compose healthchecks ask over plain HTTP from inside.
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    if SITE_URL and SITE_URL.startswith("https://"):
+        SECURE_SSL_HOST = urlsplit(SITE_URL).netloc
+    # The browser then asks this host over HTTPS only (HSTS), for HSTS_SECONDS (a year; 0:
+    # no header). HSTS_INCLUDE_SUBDOMAINS=0 where a subdomain still serves plain HTTP (check
+    # --deploy then warns W005, as it should). Browsers keep no HSTS for an IP address.
+    SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 365 * 24 * 3600)
+    if SECURE_HSTS_SECONDS < 0:
+        raise ImproperlyConfiguredEnv(f"HSTS_SECONDS={SECURE_HSTS_SECONDS} must be 0 or more")
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
 # Every page's own scripts, styles and images only, nothing inline, no eval
 # (config/headers.py). The browser tests wait with expect(), never wait_for_function, which
 # evaluates a string in the page.
