@@ -332,7 +332,7 @@ def test_a_number_moved_between_two_persons_in_one_file_is_no_conflict(
 )
 def test_an_unusable_file_is_refused_on_the_file_field(director_client, data, message):
     response = _preview(director_client, data)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert message in response.content.decode()
     assert "director/register_import.html" in [t.name for t in response.templates]
 
@@ -450,7 +450,7 @@ def test_the_pages_and_the_file_in_english_have_no_russian_but_names(director_cl
         _preview(director_client, b"Nom;Prenom\nX;Y\n"),
         _confirm(director_client, "Last name;First name\nIvanov;Ivan\nIvanov;Ivan\n"),
     ):
-        assert response.status_code == 200
+        assert response.status_code in (200, 400)  # a file refused on its field: 400
         texts.append(visible_text(response.content.decode()))
     for text in texts:
         for name in names:
