@@ -346,7 +346,7 @@ def test_card_entry_errors_are_russian_name_the_field_and_keep_the_input(
     deal = Deal.objects.filter(board_set__session=session).order_by("pk").first()
     data = HANDS | change
     answer = director_client.post(_entry_url(event, session, deal), data)
-    assert answer.status_code == 200
+    assert answer.status_code == 400
     form = answer.context["form"]
     message = " ".join(form.errors[field])
     for word in words:
@@ -361,7 +361,7 @@ def test_card_entry_refuses_an_app_dealt_deal(director_client, event, dealt):
     deal = Deal.objects.filter(board_set__session=dealt).first()
     before = deal.cards
     answer = director_client.post(_entry_url(event, dealt, deal), HANDS)
-    assert answer.status_code == 200
+    assert answer.status_code == 400
     assert "роздана приложением" in answer.content.decode()
     deal.refresh_from_db()
     assert deal.cards == before and deal.cards_source == "app"
