@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, IntegrityError, models, transaction
+from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.utils.translation import gettext as _
 
 from events.models import Draw, Event, Person, PersonAlias, PersonIdentifier
@@ -30,6 +30,44 @@ class ImportedEvent:
     event: Event
     renewed: bool
     rows: int
+
+
+def _update_by_pk(model: type[models.Model], objects: list, attnames: list[str]) -> None:
+    """Write ``attnames`` of ``objects`` (rows already inserted) back, one UPDATE … CASE per
+    batch. Not ``bulk_update``: it builds one ORM expression per row and value, two thirds of
+    a big event's import (30,000 rows); this is the same statement, in SQL both backends
+    run, each value prepared by its field for this database."""
+    qn = connection.ops.quote_name
+    pk = qn(model._meta.pk.column)
+    fields = [model._meta.get_field(name.removesuffix("_id")) for name in attnames]
+    for start in range(0, len(objects), BATCH):
+        batch = objects[start : start + BATCH]
+        sets, params = [], []
+        for f in fields:
+            sets.append(f"{qn(f.column)} = CASE {pk}" + " WHEN %s THEN %s" * len(batch) + " END")
+            for obj in batch:
+                params += [obj.pk, f.get_db_prep_save(getattr(obj, f.attname), connection)]
+        where = ", ".join(["%s"] * len(batch))
+        params += [obj.pk for obj in batch]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {qn(model._meta.db_table)} SET {', '.join(sets)} WHERE {pk} IN ({where})",
+                params,
+            )
+
+
+def _clean(f: models.Field, value):
+    """The value as the field stores it, checked as the model checks it (type, null, choices,
+    length, range) — but for «blank», a form's rule: a session's plan may be ``{}``."""
+    value = f.to_python(value)
+    if value is None:
+        if not f.null:
+            raise ValidationError(f.error_messages["null"], code="null")
+        return None
+    if value not in f.empty_values:
+        f.validate(value, None)
+        f.run_validators(value)
+    return value
 
 
 def _where(part: spec.Part, record) -> str:
@@ -88,7 +126,7 @@ class _Writer:
                 values[f.attname] = part.renew[f.name]()
             else:
                 try:
-                    values[f.attname] = f.clean(value, None)
+                    values[f.attname] = _clean(f, value)
                 except ValidationError as error:
                     raise ArchiveError(
                         _("%(where)s, field «%(field)s»: %(error)s")
@@ -168,7 +206,7 @@ class _Writer:
             for obj, values in zip(objects, stamps, strict=True):
                 for name, value in values.items():
                     setattr(obj, name, value)
-            part.model.objects.bulk_update(objects, stamped, batch_size=BATCH)
+            _update_by_pk(part.model, objects, stamped)
         mapping = self.ids[part.label]
         for old, obj in zip(olds, objects, strict=True):
             mapping[old] = obj.pk
@@ -213,7 +251,7 @@ class _Writer:
                         % {"where": _where(part, record)}
                     )
                 values = {
-                    f.attname: f.clean(record.get(f.attname), None) if not f.is_relation else None
+                    f.attname: _clean(f, record.get(f.attname)) if not f.is_relation else None
                     for f in part.fields()
                 }
                 values.pop("person_id", None)
@@ -302,7 +340,7 @@ class _Writer:
             setattr(obj, attname, new)
             by_part[(part.model, attname)].append(obj)
         for (model, attname), objects in by_part.items():
-            model.objects.bulk_update(objects, [attname.removesuffix("_id")], batch_size=BATCH)
+            _update_by_pk(model, objects, [attname])
 
 
 def archive_import(file: IO[bytes], owner, *, new_keys: bool = False) -> ImportedEvent:

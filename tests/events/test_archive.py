@@ -422,6 +422,33 @@ class TestRefusals:
         _refused(data, other_director, "missing or unknown")
 
 
+@pytest.mark.django_db
+def test_an_archive_older_than_a_field_gives_the_field_its_default(archive, other_director):
+    """An archive written before a field was added (here: a table-round's «late») imports,
+    the field taking its default; an empty document (a session's plan ``{}``) is a value."""
+    from scoring.archive import archive_import
+
+    member = "data/events.tableplay.json"
+    rows = _rows(archive, member)
+    for row in rows:
+        del row["late"]
+    sessions = _rows(archive, "data/events.session.json")
+    sessions[0]["plan"] = {}
+    data = _rebuild(
+        archive,
+        change={
+            member: json.dumps(rows).encode(),
+            "data/events.session.json": json.dumps(sessions).encode(),
+        },
+    )
+    copy = archive_import(io.BytesIO(data), other_director, new_keys=True).event
+    from scoring.models import TablePlay
+
+    plays = TablePlay.objects.filter(round__room__session__event=copy)
+    assert plays.count() == len(rows) and not plays.filter(late=True).exists()
+    assert copy.sessions.get(number=1).plan == {}
+
+
 # --- from one backend into the other -------------------------------------------------------
 
 
