@@ -12,7 +12,6 @@ from events.register import views as register_views
 per_event = [
     path("", views.event_detail, name="event_detail"),
     path("edit/", views.event_edit, name="event_edit"),
-    path("backup/", views_backups.backup_latest_download, name="backup_latest"),
     path("players/add/", views.entry_add, name="entry_add"),
     path("players/paste/", views.entries_paste, name="entries_paste"),
     path("players/import/", views.entries_import, name="entries_import"),
@@ -57,6 +56,7 @@ urlpatterns = [
     path("", views.event_list, name="event_list"),
     path("events/new/", views.event_create, name="event_create"),
     path("events/<int:pk>/", include(per_event)),
+    path("backups/", views_backups.backup_list, name="backups"),
     path("register/", register_views.register_list, name="register_list"),
     path("register/<int:person_pk>/", register_views.person_edit, name="person_edit"),
     path(

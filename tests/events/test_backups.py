@@ -159,11 +159,18 @@ def test_the_event_page_says_when_the_last_backup_was_made_and_offers_it(
     page = client.get(f"/director/events/{event.pk}/").content.decode()
     assert "Последняя резервная копия базы сервера" in page
     assert made.made_at.strftime("%S") in page
-    download = client.get(f"/director/events/{event.pk}/backup/")
+    link = f"/director/backups/?download={made.path.name}"
+    assert link in page
+    download = client.get(link)
     assert download.status_code == 200
     assert b"".join(download.streaming_content)[:16] == b"SQLite format 3\x00"
-    # Another director's event: not even its page; the file: never.
-    assert other_client.get(f"/director/events/{event.pk}/backup/").status_code == 404
+    listing = client.get("/director/backups/").content.decode()
+    assert made.path.name in listing
+    assert client.get("/director/backups/?download=../db.sqlite3").status_code == 404
+    # Another director: the times, never the file (it holds every director's events).
+    assert other_client.get(link).status_code == 403
+    client.logout()
+    assert client.get(link).status_code == 302  # to the login page
 
 
 @embedded_only
@@ -176,8 +183,9 @@ def test_a_director_who_is_not_the_servers_own_sees_the_time_but_cannot_take_the
     backup_make()
     page = director_client.get(f"/director/events/{event.pk}/").content.decode()
     assert "Последняя резервная копия базы сервера" in page
-    assert f"/director/events/{event.pk}/backup/" not in page
-    assert director_client.get(f"/director/events/{event.pk}/backup/").status_code == 403
+    assert "?download=" not in page
+    listing = director_client.get("/director/backups/").content.decode()
+    assert "Резервные копии базы сервера" in listing and "?download=" not in listing
 
 
 # --- restore: refusals, nothing changed ----------------------------------------------------
