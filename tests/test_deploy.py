@@ -167,6 +167,9 @@ COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
         secrets.token_urlsafe(36),  # 48 characters: random but short
         "ab" * 40,  # long, but two characters
     ],
+    # Named, not by their value: each parallel worker collects the list anew, and the two
+    # random keys would differ between them (xdist refuses such a run).
+    ids=["compose-default", "published-long", "django-insecure", "random-48", "two-characters"],
 )
 def test_a_short_or_published_secret_key_stops_the_start(key):
     done = _manage("check", SECRET_KEY=key)
