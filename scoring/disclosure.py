@@ -246,7 +246,7 @@ def _done_plays(session_id: int) -> dict[int, tuple[int, bool]]:
 
 
 def _build(session_id: int) -> SessionDisclosure:
-    """The rule, read from the rows: five queries, whatever the session's size."""
+    """The rule, read from the rows: six queries, whatever the session's size."""
     deals: dict[int, list[int]] = defaultdict(list)
     for pk, set_id in (
         Deal.objects.filter(board_set__session_id=session_id)

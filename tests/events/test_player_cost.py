@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db
 # seating only), room, rounds, seats, sets, open sheets, played deals; once published also
 # the sessions, their cache check (2), his figures, the totals, the round penalties and the
 # substitutions; and which deals are played out (scoring.disclosure: the session's rooms and
-# the director's mark, then the rule's five queries after a change) with the totals over
+# the director's mark, then the rule's six queries after a change) with the totals over
 # those deals alone (the cache check again (2), the played-out deals' figures, the session's
 # players), as the public standing counts them (docs/game.md §4.4–4.5). Once published the
 # fragment is kept under the public results' version (scoring.public_cache), whose digest the
