@@ -293,7 +293,7 @@ def _token_keys(room_ids: list[int]) -> list[str]:
 
 def session_disclosure(session: Session | int) -> SessionDisclosure:
     """What of ``session`` (or the session of that pk) anyone may see now (see the module):
-    two small queries and the cache, or the five of :func:`_build` after a change."""
+    two small queries and the cache, or the six of :func:`_build` after a change."""
     session_id = session if isinstance(session, int) else session.pk
     room_ids = sorted(Room.objects.filter(session_id=session_id).values_list("pk", flat=True))
     keys = _token_keys(room_ids)
