@@ -1,4 +1,4 @@
-# The two commands: `make run` and `make test` (see README.md).
+# The two commands: `make run` and `make test` (see README.md; the rest of the targets: docs/testing.md).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -23,7 +23,7 @@ $(PY):
 	$(PY) -m pip install --upgrade --quiet pip
 
 # What was tested is what installs: the versions of the lock files, each file checked against
-# its hash (`make lock` writes them from pyproject.toml; README, «Installing»). requirements.txt:
+# its hash (`make lock` writes them from pyproject.toml; docs/operations.md, «Installing what was tested»). requirements.txt:
 # what the app runs on (the Docker image installs it too); requirements-dev.txt: that and the
 # tools of the tests, at the same versions. The project itself is not installed: it runs from
 # this folder.

@@ -1,4 +1,4 @@
-"""The evening's backups (issue 35; README «Перенести вечер на другой ноутбук»).
+"""The evening's backups (issue 35; docs/director-guide.md «Перенести вечер на другой ноутбук»).
 
 On the embedded default (SQLite under ``var/``) a backup is a consistent copy of the whole
 database made by SQLite's online backup API (``sqlite3.Connection.backup``: one read

@@ -1,7 +1,7 @@
 """What an event's page lists of its game's settings (the director's event page): each game
 says its own lines. The scoring side, which knows the games and which this layer does not
 import, registers one function per game in its ``AppConfig.ready``; the events layer asks
-here and never which game it is (shared/design/architecture.md, «a game is a unit»)."""
+here and never which game it is (docs/architecture.md, «Adding a game»)."""
 
 from collections.abc import Callable
 

@@ -1,6 +1,6 @@
 """What the events layer tells the layers above it, which it does not import, and what one
 of its modules tells another that reads it (no import cycles) (the layers:
-events → movements → scoring; see README «Architecture»). A higher app connects its receivers
+events → movements → scoring; see docs/architecture.md). A higher app connects its receivers
 in its ``AppConfig.ready``.
 
 - ``clock_changed(sender=Round, room_id=…)``: a round of the room changed its clock (start,

@@ -2,7 +2,7 @@
 it replays, what each gives the pure core (``scoring.ladder``), the replay's rows written
 in one transaction, and the changes that ask for a new replay.
 
-Data walks one way (shared/design/architecture.md, «A grade»): a publication, a correction
+Data walks one way (docs/architecture.md, «Data walks one way»): a publication, a correction
 after it, the end of a session of a published event, a merge of two persons → the ladder's
 ``wanted`` counter moves and the worker replays it from scratch → the pages read its rows.
 Nothing is lost when the worker never runs: the ladder says it is not up to date, and its

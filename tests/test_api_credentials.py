@@ -1,5 +1,5 @@
 """The API answers a request without credentials 401 with «WWW-Authenticate: Token», as the
-README and the schema say (issue 21, finding 14); credentials that may not are 403 (no CSRF
+docs/api.md and the schema say (issue 21, finding 14); credentials that may not are 403 (no CSRF
 token) or 404 (not his event)."""
 
 import pytest

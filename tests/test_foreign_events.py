@@ -201,7 +201,7 @@ def test_an_anonymous_caller_of_an_unpublished_events_results_is_answered_as_for
     for path in ("standings/", f"deals/{ids['deal_pk']}/traveller/"):
         here = client.get(f"/api/v1/events/{event.pk}/{path}")
         none = client.get(f"/api/v1/events/{missing}/{path}")
-        assert here.status_code == none.status_code == 401  # no credentials (README)
+        assert here.status_code == none.status_code == 401  # no credentials (docs/api.md)
         assert here["WWW-Authenticate"] == none["WWW-Authenticate"] == "Token"
         assert here.json() == none.json()
     event.results_public = True

@@ -1,5 +1,5 @@
-"""The games an event may play, behind one small interface (shared/design/architecture.md,
-«a game is a unit»): the seed's Austrian game (``scoring.rules``, the default; it moves to
+"""The games an event may play, behind one small interface (docs/architecture.md,
+«Adding a game»): the seed's Austrian game (``scoring.rules``, the default; it moves to
 ``scoring/games/austrian/`` later, unchanged) and the Russian one of the «Кодекс
 преферанса» in its conventions Сочи, Ленинград and Ростов (``scoring.games.russian``).
 

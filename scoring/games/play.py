@@ -6,7 +6,7 @@ play rules (:class:`PlayRules`) and, from a stored sheet, the position its table
 - The Austrian game (docs/game.md §2.5): the duty to beat, the declarer leads, no БК, no
   мизер, a lone whister may play alone; a contract of «игра» or червы is played without the
   talon, «раз» … «четыре» with it.
-- The Russian game (shared/design/russian-game.md «The play»): no duty to beat, first hand
+- The Russian game (docs/analysis.md «Russian play rules»): no duty to beat, first hand
   leads, БК and мизер, a lone whister plays both hands; the declarer always takes the
   talon; распасы are played by everyone for himself and have no double-dummy value.
 
@@ -77,7 +77,7 @@ class PlayRules:
 
 #: The seed's Austrian game (docs/game.md §2.5): the solver's default.
 AUSTRIAN_PLAY = PlayRules()
-#: The Russian game's play, Сочи, Ленинград and Ростов alike (russian-game.md «The play»).
+#: The Russian game's play, Сочи, Ленинград and Ростов alike (docs/analysis.md «Russian play rules»).
 RUSSIAN_PLAY = PlayRules(
     beat_led=False, declarer_leads=False, notrump=True, misere=True, lone_defence=False
 )

@@ -1,5 +1,5 @@
-"""One interface for a game's score sheets on the Django side (shared/design/architecture.md,
-«a game is a unit»): each game an event may play has one small adapter here, chosen by the
+"""One interface for a game's score sheets on the Django side (docs/architecture.md,
+«Adding a game»): each game an event may play has one small adapter here, chosen by the
 event's game, and the sheet's check (``scoring.services.sheet_check``), the «same result»
 comparison and the scorer form (``scoring.scorer``) call it and never ask which game it is.
 

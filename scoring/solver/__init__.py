@@ -11,7 +11,7 @@ One engine for every game: the game hands it its :class:`PlayRules` (the game's 
 ``scoring.games.Game.play``, kept in ``scoring.games.play``) — the duty to beat the card
 led or not, who leads the first trick, whether БК and мизер are played, whether a lone
 whister plays alone. :data:`AUSTRIAN_PLAY` (the default: docs/game.md §2.5) and
-:data:`RUSSIAN_PLAY` (shared/design/russian-game.md, «The play»).
+:data:`RUSSIAN_PLAY` (docs/analysis.md, «Russian play rules»).
 
 Cards are the ints of :mod:`events.cards` (``suit * 8 + rank``), seats the letters
 W N E S, trumps the names of :data:`events.cards.SUIT_NAMES` and ``"notrump"``.

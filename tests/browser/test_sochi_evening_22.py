@@ -6,7 +6,7 @@ outcome of the note at least once — made with two whisters, a lone whister, bo
 полвиста, down with консоляция, a whister short (of a pair and alone), мизер made and
 caught, распасы, a checked 10 made and down. After publishing, the standings, a traveller
 and a personal card equal an independent computation written here from
-shared/design/russian-game.md alone (what each seat writes, the vist balance «по средней
+docs/game.md §9 alone (what each seat writes, the vist balance «по средней
 горе», matchpoints with Neuberg) — nothing of ``scoring`` is asked for a figure."""
 
 from collections import defaultdict

@@ -275,7 +275,7 @@ def test_another_directors_person_is_a_404(api, persons):
 
 
 def test_a_caller_without_credentials_gets_nothing(persons):
-    """401 with «WWW-Authenticate: Token», as every operation of the API (README)."""
+    """401 with «WWW-Authenticate: Token», as every operation of the API (docs/api.md)."""
     anonymous = APIClient()
     semenov = persons[0]
     answers = [

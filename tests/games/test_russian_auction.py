@@ -1,4 +1,4 @@
-"""The Russian auction (russian-game.md «The auction»): bids in order, «здесь», мизер, the
+"""The Russian auction (docs/game.md §9.2): bids in order, «здесь», мизер, the
 final pass, распасы; and how a sheet's declarer and contract agree with the record."""
 
 import pytest

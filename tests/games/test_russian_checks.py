@@ -1,5 +1,5 @@
 """Every refusal of a Russian sheet: the rules, the contract, the seats, the defenders'
-decisions the rules allow (russian-game.md «Defence»), the tricks each outcome needs, the
+decisions the rules allow (docs/game.md §9.3), the tricks each outcome needs, the
 board, first hand and the talon. Each names its field and its rule."""
 
 import pytest

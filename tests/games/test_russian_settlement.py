@@ -1,5 +1,5 @@
 """The Russian game's settlement: one literal test per outcome row of the note's table
-(russian-game.md «Writing one deal»), the распасы of every convention, the deal's score and
+(docs/game.md §9.4), the распасы of every convention, the deal's score and
 the note's two worked examples."""
 
 from fractions import Fraction

@@ -8,7 +8,7 @@ whisted 10 (made against a lone whister short of its norm, made with both passin
 A checked 10 is Ленинград's only with the option: left to the Сочи test.
 
 The published standings, every traveller and every personal card equal an independent
-computation written here from shared/design/russian-game.md alone — what each seat writes
+computation written here from docs/game.md §9 alone — what each seat writes
 (пуля, гора, висты with Ленинград's m = 2, r = ½), the vist balance «по средней горе» with
 k_p = 20, k_m = 10, and matchpoints with Neuberg (docs/game.md §4.1): nothing of
 ``scoring.games`` or ``scoring.compare`` is asked for a figure. Bad Russian sheets posted

@@ -1,5 +1,4 @@
-"""The solver under the Russian game's play rules (russian-game.md «The play»;
-docs/analysis.md «Russian play rules»): no duty to beat the card led, first hand leads the
+"""The solver under the Russian game's play rules (docs/analysis.md «Russian play rules»): no duty to beat the card led, first hand leads the
 first trick whatever the contract, БК (no trump) and мизер (the declarer takes the fewest
 tricks he can, his discard too), the defence always both hands.
 

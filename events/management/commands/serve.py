@@ -139,7 +139,7 @@ def hall_lines(host: str, port: int, phones: list[str]) -> list[str]:
         return [
             f"Phones cannot reach {addresses.hall_url(host, port)}: it opens on this computer "
             "only, and QR codes printed from it lead nowhere on a phone. To open it to the "
-            "hall: HOST=0.0.0.0 make run (README: «В зале: телефоны игроков»)."
+            "hall: HOST=0.0.0.0 make run (docs/director-guide.md: «В зале: телефоны игроков»)."
         ]
     if not phones:
         return [

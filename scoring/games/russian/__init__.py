@@ -1,5 +1,5 @@
 """The Russian game — the «Кодекс преферанса» in its three conventions, Сочи, Ленинград
-and Ростов (the project's note: shared/design/russian-game.md; our account:
+and Ростов (our account of them and of every choice:
 docs/game.md §9). A package, one concern per module:
 
 - ``names``: strains, the bids in order (6♠ … 8БК, мизер, 9♠ … 10БК), contract, decisions;

@@ -1,4 +1,4 @@
-"""The auction of the Russian game (russian-game.md «The auction»): who may say what, and
+"""The auction of the Russian game (docs/game.md §9.2): who may say what, and
 who wins with which bid; and how a sheet's declarer and contract agree with it.
 
 Part of the pure core ``scoring.games.russian`` (see its package docstring)."""

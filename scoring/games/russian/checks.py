@@ -1,4 +1,4 @@
-"""The check of one Russian sheet (russian-game.md «Defence» and «Writing one deal»): the
+"""The check of one Russian sheet (docs/game.md §9.3 and §9.4): the
 active seats, the defenders' decisions the rules allow, the tricks the outcome needs, the
 board and first hand, the talon, and the auction record when there is one.
 

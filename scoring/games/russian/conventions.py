@@ -1,5 +1,5 @@
 """The event's rules of the Russian game: the convention (Сочи, Ленинград, Ростов) and its
-options, each with the convention's default (russian-game.md).
+options, each with the convention's default (docs/game.md §9.1).
 
 | | Сочи | Ленинград | Ростов |
 |---|---|---|---|

@@ -26,7 +26,7 @@ class Strain(StrEnum):
 STRAINS: tuple[Strain, ...] = tuple(Strain)
 LEVELS: tuple[int, ...] = (6, 7, 8, 9, 10)
 
-#: p, the price of a level (russian-game.md «Writing one deal»); мизер is worth 10.
+#: p, the price of a level (docs/game.md §9.4); мизер is worth 10.
 PRICE: dict[int, int] = {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}
 MISERE_PRICE = 10
 #: n, the defence's obligation for the pair («Norms»); at 10 only when 10 is whisted.

@@ -1,5 +1,5 @@
 """What each seat writes in one deal — пуля, гора, висты — and the deal's score, its vist
-balance (russian-game.md «Writing one deal» and «The deal's score»).
+balance (docs/game.md §9.4 and §9.6).
 
 Every amount is exact (``fractions.Fraction``); the balance's thirds are rounded only on
 the way out (:func:`score_number`).
