@@ -31,7 +31,17 @@ def _production(**env) -> dict:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in ("HTTPS", "PROXY_COUNT", "DEBUG", "SECRET_KEY", "SITE_URL")
+        # DJANGO_ALLOW_ASYNC_UNSAFE: set by the suite for Playwright, never in a deployment
+        # (check --deploy rightly names it, async.E001).
+        if k
+        not in (
+            "HTTPS",
+            "PROXY_COUNT",
+            "DEBUG",
+            "SECRET_KEY",
+            "SITE_URL",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        )
         and not k.startswith("HSTS_")
     }
     return clean | {
