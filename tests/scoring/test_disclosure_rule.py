@@ -152,6 +152,7 @@ def test_a_deal_is_played_out_once_every_table_holding_it_has_played_it(director
     plays = {(r, t): play_of(session15, r, t) for r in range(1, 6) for t in range(1, 6)}
     played: set[tuple[int, int]] = set()
     closed: set[int] = set()
+    scored: set[tuple[int, int]] = set()
     for action, number, table, deal_number in actions:
         play = plays[(number, table)]
         play.refresh_from_db()
@@ -173,6 +174,9 @@ def test_a_deal_is_played_out_once_every_table_holding_it_has_played_it(director
             services.sheet_record(play, deal, THREE_DIAMONDS, by_user=director)
             played.add((play.pk, deal.pk))
         elif action == "artificial":
+            if (play.pk, deal.pk) in scored:
+                continue  # one artificial score per player and deal: the service refuses more
+            scored.add((play.pk, deal.pk))
             services.adjustment_create(
                 play,
                 entry=entry_at(play, "N"),
