@@ -43,6 +43,7 @@ def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     try:
         with archive.open(info) as member:
             body = member.read(info.file_size + 1)
+    # zipfile's NotImplementedError: a member packed by a method it cannot read (e.g. AES).
     except (zipfile.BadZipFile, EOFError, zlib.error, OSError, NotImplementedError) as error:
         raise ArchiveError(
             _("The archive is damaged or cut short: %(member)s cannot be read (%(error)s).")

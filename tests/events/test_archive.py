@@ -347,6 +347,19 @@ class TestRefusals:
         _refused(archive[: len(archive) // 2], other_director, "cut short")
         _refused(b"", other_director, "not a zip archive")
 
+    def test_a_member_packed_by_a_method_this_server_cannot_read(self, archive, other_director):
+        # zipfile raises NotImplementedError for a compression method it does not know (99:
+        # AES): a damaged archive to the importer, not a crash.
+        data = bytearray(archive)
+        at = data.find(b"PK\x01\x02")
+        while at != -1:
+            name_length = struct.unpack_from("<H", data, at + 28)[0]
+            if bytes(data[at + 46 : at + 46 + name_length]) != b"manifest.json":
+                struct.pack_into("<H", data, at + 10, 99)
+                break
+            at = data.find(b"PK\x01\x02", at + 1)
+        _refused(bytes(data), other_director, "cannot be read")
+
     def test_a_missing_member(self, archive, other_director):
         data = _rebuild(archive, drop=["data/scoring.scoresheet.json"])
         _refused(data, other_director, "lacks data/scoring.scoresheet.json")
@@ -572,3 +585,30 @@ def test_an_event_played_on_postgresql_imported_into_sqlite_shows_the_same_pages
 ):
     sqlite, postgres = two_servers
     _event_through(postgres, sqlite, tmp_path, "to-sqlite")
+
+
+@pytest.mark.django_db
+def test_the_import_writes_back_many_batches_of_rows_whole_on_either_backend(event):
+    """The import's hand-written UPDATE … CASE (scoring.archive.importing): rows over several
+    batches, two columns at once (a datetime prepared by its field, a text), every row
+    written and no other touched — on the suite's backend, PostgreSQL or SQLite."""
+    from datetime import UTC, datetime, timedelta
+
+    from events.models import Entry
+    from scoring.archive import importing
+
+    count = importing.BATCH * 2 + 7
+    Entry.objects.bulk_create(
+        Entry(event=event, number=n, last_name=f"Игроков{n}", first_name="Игорь")
+        for n in range(1, count + 1)
+    )
+    rows = list(Entry.objects.filter(event=event).order_by("number"))
+    start = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
+    for row in rows:
+        row.created_at = start + timedelta(seconds=row.number)
+        row.club = f"Клуб {row.number % 7}"
+    importing._update_by_pk(Entry, rows[:-1], ["created_at", "club"])
+    found = {e.number: (e.created_at, e.club) for e in Entry.objects.filter(event=event)}
+    for n in range(1, count):
+        assert found[n] == (start + timedelta(seconds=n), f"Клуб {n % 7}")
+    assert found[count][0] != start + timedelta(seconds=count) and found[count][1] == ""
