@@ -57,6 +57,8 @@ class PublicEarlyMiddleware:
         if not public_cache.shared(request):
             return None
         event, stamp = public_cache.version(slug)
+        # Read once: a page this cannot answer is drawn down the stack at this version.
+        request.public_stamp = (slug, event, stamp)
         if event is None:
             return None
         language, from_address = public_language(request)

@@ -49,7 +49,8 @@ def public_results(view):
     results not published yet) is never stored by a browser or a proxy (``no-store``)."""
 
     def wrapped(request, slug, **kwargs):
-        found, stamp = public_cache.version(slug)
+        read = getattr(request, "public_stamp", None)  # config.public_early's, if it read it
+        found, stamp = read[1:] if read and read[0] == slug else public_cache.version(slug)
         if found is None:
             raise Http404(_("No such event."))
         # The page follows the results by itself: it asks this small document and reloads
