@@ -9,6 +9,7 @@ import secrets
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -1060,3 +1061,105 @@ class PersonMerge(models.Model):
     @property
     def in_force(self) -> bool:
         return self.undone_at is None
+
+
+# The team of an event (issue 34): the owner is its chief director and is never a row here;
+# everyone else who runs it is a staff member with a role. What each role may do is decided
+# in one place, ``events.staff``; the log of what every director did is ``ActionLog``,
+# written only by ``events.actionlog.log_action``.
+
+
+class EventStaff(models.Model):
+    """One account serving one event, with its role (and, for a room director, his rooms)."""
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", pgettext_lazy("staff role", "Director")
+        ROOM = "room", pgettext_lazy("staff role", "Room director")
+        SECRETARY = "secretary", pgettext_lazy("staff role", "Secretary")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_roles"
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    #: The room numbers (``Room.number``, in every session) a room director is given; empty
+    #: for the other roles.
+    rooms = models.JSONField(_("rooms"), default=list, blank=True)
+    added_at = models.DateTimeField(auto_now_add=True)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["event", "id"]
+        verbose_name = _("staff member")
+        verbose_name_plural = _("staff")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"], name="event_staff_once"),
+            models.CheckConstraint(
+                condition=Q(role__in=["director", "room", "secretary"]),
+                name="event_staff_role_known",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user} ({self.get_role_display()})"
+
+
+class ActionLogQuerySet(models.QuerySet):
+    """The log is append-only from the app: no update but the one the database's SET_NULL
+    makes when an account is deleted (its login copy stays), no delete but the cascade of
+    the event's own deletion (which the collector makes without this method)."""
+
+    def update(self, **kwargs):
+        if kwargs.keys() != {"user"} or kwargs["user"] is not None:
+            raise TypeError("the action log is append-only: its lines are never updated")
+        return super().update(**kwargs)
+
+    def delete(self):
+        raise TypeError("the action log is append-only: its lines are never deleted")
+
+
+class ActionLog(models.Model):
+    """One director's action on an event, as it was done: who, when, where, what changed.
+
+    ``kind`` is a short code («sheet.correct», «round.start», «staff.add» …, listed in
+    ``events.actionlog.KINDS``); the line is drawn in the reader's language from the kind
+    and ``before``/``after``, so nothing here is stored in one language but ``summary``,
+    a free text (a reason typed by the director). Written by ``events.actionlog.log_action``
+    only, in the transaction of the change itself."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="action_log")
+    at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    #: The author's login as it was: kept when the account is deleted.
+    login = models.CharField(max_length=150, blank=True)
+    kind = models.CharField(max_length=40)
+    room = models.PositiveSmallIntegerField(null=True, blank=True)
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    summary = models.CharField(max_length=500, blank=True)
+    before = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+    after = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+
+    objects = ActionLogQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("log line")
+        verbose_name_plural = _("log")
+        indexes = [models.Index(fields=["event", "-at"], name="action_log_event_at")]
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.login or '—'} {self.kind}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("the action log is append-only: a line once written is never changed")
+        if self.user_id is not None and not self.login:
+            self.login = self.user.get_username()
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("the action log is append-only: its lines are never deleted")
