@@ -43,8 +43,8 @@ def build(rng, rounds: int):
 
     from events import boards
     from events.models import Entry, Event, Room, Round, Seat, Session, Table
+    from scoring.games import sheets_of
     from scoring.models import BoardSet, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
-    from scoring.sheets import sheets_of
 
     director = get_user_model().objects.create_user("bench-archive", password="bench-pass-1")
     event = Event.objects.create(owner=director, name="Bench archive", date="2026-12-04")

@@ -40,8 +40,8 @@ def build(tables: int, tag: str):
     from bench.bench_standings import random_sheet
     from events import boards
     from events.models import Entry, Event, Room, Round, Seat, Session, Table
+    from scoring.games import sheets_of
     from scoring.models import BoardSet, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
-    from scoring.sheets import sheets_of
 
     rng = random.Random(tables)
     sets_count = tables // 4  # a half's

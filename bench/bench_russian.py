@@ -6,7 +6,7 @@
   with every defence the rules allow, a checked 10, мизер, распасы) through the check and
   the settlement (``scoring.games.russian.settle``), in-process; the goal is 10,000 deals in
   at most 0.5 s;
-- the same number of Austrian deals through ``scoring.rules.settle`` for scale.
+- the same number of Austrian deals through ``scoring.games.austrian.settle`` for scale.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_scoring_core import random_deal as austrian_deal  # noqa: E402
 from events.boards import CLOCKWISE, clockwise_from  # noqa: E402
-from scoring import rules as austrian  # noqa: E402
+from scoring.games import austrian  # noqa: E402
 from scoring.games.russian import (  # noqa: E402
     BIDS,
     MISERE,

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from events.boards import CLOCKWISE  # noqa: E402
 from scoring.compare import cross, matchpoints, points  # noqa: E402
-from scoring.rules import (  # noqa: E402
+from scoring.games.austrian import (  # noqa: E402
     AUSTRIAN_SUIT_ORDER,
     Contract,
     Deal,

@@ -77,8 +77,8 @@ def build(rng, game: str = "austrian"):
 
     from events import boards
     from events.models import Entry, Event, Room, Round, Seat, Session, Table
+    from scoring.games import sheets_of
     from scoring.models import BoardSet, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
-    from scoring.sheets import sheets_of
 
     user = f"bench-{game}"
     director = get_user_model().objects.create_user(user, password="bench-pass-1")

@@ -5,9 +5,12 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from events import signals, throttle
-from events.models import GAME_DEFAULTS, GAME_FIELDS, Entry, Event, Game
+from events import gamesettings, signals, throttle
+from events.models import GAME_FIELDS, Entry, Event
 from events.names import clean_name
+
+#: The game an event plays unless the director chooses another (the model's default).
+_DEFAULT_GAME = Event._meta.get_field("game").default
 
 
 def apply_service_error(form, error: ValidationError, field_for=None) -> None:
@@ -79,11 +82,11 @@ class EventForm(forms.ModelForm):
             choices = [c for c in self.fields[name].choices if c[0]]
             self.fields[name].choices = [("", default), *choices]
         defaults = {
-            game.value: {"ten": ten.value, "responsibility": responsibility.value}
-            for game, (ten, responsibility) in GAME_DEFAULTS.items()
+            game: {"ten": options["ten"], "responsibility": options["responsibility"]}
+            for game, options in gamesettings.all_option_defaults().items()
         }
         self.fields["game"].widget.attrs.update(
-            {"data-game-defaults": json.dumps(defaults), "data-austrian": Game.AUSTRIAN.value}
+            {"data-game-defaults": json.dumps(defaults), "data-austrian": _DEFAULT_GAME}
         )
         for name in GAME_FIELDS[1:]:
             self.fields[name].widget.attrs["data-game-option"] = ""
@@ -122,7 +125,7 @@ class EventForm(forms.ModelForm):
         return self._bound(GAME_FIELDS[1:])
 
     def clean_game(self):
-        return self.cleaned_data.get("game") or self.instance.game or Game.AUSTRIAN
+        return self.cleaned_data.get("game") or self.instance.game or _DEFAULT_GAME
 
     def clean_name(self):
         name = clean_name(self.cleaned_data["name"])

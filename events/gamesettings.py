@@ -1,19 +1,38 @@
-"""What an event's page lists of its game's settings (the director's event page): each game
-says its own lines. The scoring side, which knows the games and which this layer does not
-import, registers one function per game in its ``AppConfig.ready``; the events layer asks
-here and never which game it is (docs/architecture.md, «Adding a game»)."""
+"""What the events layer needs of an event's game, each game saying it itself: the lines its
+page lists of the game's settings (the director's event page) and its options' defaults
+(``ten``, ``responsibility``, … — None for a game with no options). The scoring side, which
+knows the games (``scoring.games``, the one source) and which this layer does not import,
+registers each game in its ``AppConfig.ready``; the events layer asks here and never which
+game it is (docs/architecture.md, «Adding a game»)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 #: event → [(label, value), …]: the lines of the event page's facts.
 Describe = Callable[[object], list[tuple[str, str]]]
 
 _DESCRIBE: dict[str, Describe] = {}
+_DEFAULTS: dict[str, dict[str, object]] = {}
 
 
-def register(game: str, describe: Describe) -> None:
-    """The lines ``describe(event)`` lists for the events of ``game``."""
+def register(game: str, describe: Describe, defaults: Mapping[str, object] | None = None) -> None:
+    """The lines ``describe(event)`` lists for the events of ``game``, and its options'
+    defaults (none: a game with no options)."""
     _DESCRIBE[game] = describe
+    if defaults:
+        _DEFAULTS[game] = dict(defaults)
+    else:
+        _DEFAULTS.pop(game, None)
+
+
+def option_defaults(game: str) -> dict[str, object] | None:
+    """The defaults of the options of ``game`` (a copy), None for a game with none."""
+    found = _DEFAULTS.get(game)
+    return dict(found) if found is not None else None
+
+
+def all_option_defaults() -> dict[str, dict[str, object]]:
+    """Every game with options → their defaults (what the event form's script follows)."""
+    return {game: dict(values) for game, values in _DEFAULTS.items()}
 
 
 def settings_lines(event) -> list[tuple[str, str]]:

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from events import boards, names
+from events import boards, gamesettings, names
 from events.register.matching import club_key, name_key
 
 NAME_MAX = 100
@@ -108,14 +108,6 @@ class Responsibility(models.TextChoices):
     HALF = "half", _("half responsibility")
 
 
-#: Each Russian convention's options (ten, responsibility) by default, as the pure core
-#: ``scoring.games.russian.conventions`` has them (the events layer cannot import it; a
-#: test keeps the two alike).
-GAME_DEFAULTS = {
-    Game.SOCHI: (Ten.CHECKED, Responsibility.FULL),
-    Game.LENINGRAD: (Ten.WHISTED, Responsibility.HALF),
-    Game.ROSTOV: (Ten.CHECKED, Responsibility.FULL),
-}
 #: The event's game and its options: fixed once the event has a sheet.
 GAME_FIELDS = ("game", "ten", "responsibility", "stalingrad")
 
@@ -188,7 +180,7 @@ class Event(models.Model):
     )
     game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.AUSTRIAN)
     # The Russian game's options; an Austrian event keeps them empty. Left empty for a
-    # Russian event, they take the convention's default (GAME_DEFAULTS) when it is saved.
+    # Russian event, they take the convention's default (``events.gamesettings``) when it is saved.
     ten = models.CharField(
         _("a contract of 10"), max_length=10, choices=Ten.choices, blank=True, default=""
     )
@@ -255,7 +247,7 @@ class Event(models.Model):
         """The defaults of the game's options (ten, responsibility), from the table of
         conventions; None for a game with no options. What the page lists of a game's
         settings, each game says itself (``events.gamesettings``)."""
-        return GAME_DEFAULTS.get(self.game)
+        return gamesettings.option_defaults(self.game)
 
     def game_rules(self) -> dict:
         """The game and its options as plain data (``{"game": "sochi", "ten": "checked",
@@ -264,11 +256,10 @@ class Event(models.Model):
         defaults = self._option_defaults()
         if defaults is None:
             return {"game": self.game}
-        ten, responsibility = defaults
         return {
             "game": self.game,
-            "ten": self.ten or ten.value,
-            "responsibility": self.responsibility or responsibility.value,
+            "ten": self.ten or defaults["ten"],
+            "responsibility": self.responsibility or defaults["responsibility"],
             "stalingrad": bool(self.stalingrad),
         }
 
@@ -295,9 +286,8 @@ class Event(models.Model):
         if defaults is None:
             self.ten, self.responsibility, self.stalingrad = "", "", False
             return
-        ten, responsibility = defaults
-        self.ten = self.ten or ten.value
-        self.responsibility = self.responsibility or responsibility.value
+        self.ten = self.ten or defaults["ten"]
+        self.responsibility = self.responsibility or defaults["responsibility"]
 
     def clean(self):
         """The order of the artificial scores, named on the field that breaks it (the

@@ -11,7 +11,7 @@ one deal at a time, so the session page can count the progress; a deal whose car
 or whose table was computed under other play rules (an event whose game changed), is
 analysed again.
 
-The game is asked of the event (``scoring.hand_records.game_of``), never named here.
+The game is asked of the event (``scoring.games.of_event``), never named here.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from django.utils import timezone
 from events import clockdoc
 from events.dealing import deal_cards, session_deals
 from events.models import Deal, Session
+from scoring import games
 from scoring.boxes import deal_play_versions
 from scoring.games import Game, Position
-from scoring.hand_records import current_analysis, game_of
+from scoring.hand_records import current_analysis
 from scoring.models import ScoreSheet
 
 
@@ -58,7 +59,7 @@ def deal_analyse(deal: Deal, *, table: bool = True, game: Game | None = None) ->
     if dealt is None:
         return False
     if game is None:
-        game = game_of(deal.board_set.session.event)
+        game = games.of_event(deal.board_set.session.event)
     solver = _solver()
     play = game.play
     leader = play.leader(deal.first_hand)
@@ -109,7 +110,7 @@ def session_analyse(session_id: int, deal_ids: list[int] | None = None) -> int:
     session = Session.objects.select_related("event").filter(pk=session_id).first()
     if session is None:
         return 0
-    game = game_of(session.event)
+    game = games.of_event(session.event)
     deals = session_deals(session).exclude(cards="")
     done = 0
     for deal in deals:

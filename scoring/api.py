@@ -24,9 +24,8 @@ from rest_framework.views import APIView
 from events.models import Event
 from events.params import api_query_int
 from events.services import event_set_results_public
-from scoring import disclosure, display, services, standings
+from scoring import disclosure, display, games, services, standings
 from scoring.models import Adjustment, Deal, ScoreSheet, ScoreSheetVersion, TablePlay
-from scoring.sheets import sheets_of
 from scoring.traveller_note import pockets_of
 
 META_FIELDS = ("play", "deal", "expected_version", "note")
@@ -55,7 +54,7 @@ def _figure(num: int, den: int) -> float:
 
 #: A deal's score per seat in every answer: a JSON number, rounded to 2 decimals as the
 #: answer of ``manage.py settle --json`` (docs/game.md §9.6) in every game. The stored result
-#: keeps the Russian balance exact as text («16/3», scoring.sheets.russian) so that ties stay
+#: keeps the Russian balance exact as text («16/3», scoring.games.russian.sheet) so that ties stay
 #: ties in the comparison; the figures (``figure``, ``net``, the standings' ``total``) carry
 #: what is compared, to 4 decimals.
 SCORE_PLACES = 2
@@ -774,7 +773,7 @@ class CardView(_PublicResult):
         card = disclosure.card_hide(standings.player_card(entry, seen), seen)
         # A game whose seats write more than their score (the Russian пуля, гора, висты):
         # each row says what the player wrote on the deal, as his card's page does.
-        writes = bool(sheets_of(event).figure_heads())
+        writes = bool(games.sheets_of(event).figure_heads())
         rows = []
         for row in card.rows:
             result = row.sheet.current.result if row.sheet and row.sheet.current else None

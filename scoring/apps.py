@@ -8,8 +8,12 @@ class ScoringConfig(AppConfig):
 
     def ready(self):
         from events import gamesettings
-        from scoring import receivers  # noqa: F401  (connects to the lower layers' signals)
-        from scoring.sheets import SHEET_GAMES
+        from scoring import (
+            games,
+            receivers,  # noqa: F401  (connects to the lower layers' signals)
+        )
 
-        for game, sheets in SHEET_GAMES.items():
-            gamesettings.register(game, sheets.settings_lines)
+        for convention, game in games.GAMES.items():
+            gamesettings.register(
+                convention, game.sheets.settings_lines, game.defaults.get(convention)
+            )

@@ -34,21 +34,18 @@ from django.utils.translation import gettext as _
 
 from events import clockdoc
 from events.cards import (
-    RANKS,
-    SUIT_LETTERS,
-    SUIT_SYMBOLS,
     CardError,
     card_text,
     from_ppn,
-    rank_text,
     sorted_cards,
     suit_of,
 )
 from events.models import BoxReport, DealVersion, Seat
-from scoring import rules
 from scoring.compare.versions import Fouling, PlayAt, play_versions
+from scoring.games.common.messages import Problems
+from scoring.games.common.talon import TALON_ORDER, read_talon, talon_text
+from scoring.games.forms import parse_talon, talon_grid
 from scoring.models import Deal, ScoreSheet, TablePlay, TalonRefusal
-from scoring.rules.talon import TALON_ORDER, read_talon, talon_text
 
 __all__ = [
     "TALON_TRIES",
@@ -77,13 +74,6 @@ SOURCE_REPORT = "report"  # the talon the reporting table found (a version ≥ 2
 # --- cards as the pages show them -------------------------------------------------------------
 
 
-def parse_talon(value) -> tuple[int, ...] | None:
-    """Stored or typed talon (``"SA H7"``, a list) → card numbers; None when blank or broken."""
-    if value in (None, "", []):
-        return None
-    return read_talon(value, "talon", rules.Problems())
-
-
 def cards_shown(cards) -> str:
     """«♠Т ♥7»: each card as the page's language names it (plain text, for messages)."""
     return " ".join(card_text(c, get_language()) for c in _ordered(cards or ()))
@@ -104,32 +94,6 @@ def cards_html(cards):
 
 def _ordered(cards):
     return sorted_cards(cards, TALON_ORDER)
-
-
-SUIT_WORDS = ("spades", "clubs", "diamonds", "hearts")
-
-
-def talon_grid(chosen=()) -> list[dict]:
-    """The talon picker's rows, one per suit (♠ ♣ ♦ ♥), each with its eight cards 7 … A;
-    ``chosen``: the card names ticked."""
-    chosen = {str(c).upper() for c in chosen or ()}
-    language = get_language()
-    return [
-        {
-            "symbol": SUIT_SYMBOLS[s],
-            "word": rules.word(rules.Suit(SUIT_WORDS[s]), _lang()),
-            "red": s in (2, 3),
-            "cards": [
-                {
-                    "value": SUIT_LETTERS[s] + rank,
-                    "rank": rank_text(r, language),
-                    "checked": SUIT_LETTERS[s] + rank in chosen,
-                }
-                for r, rank in enumerate(RANKS)
-            ],
-        }
-        for s in range(4)
-    ]
 
 
 # --- versions -----------------------------------------------------------------------------------
@@ -420,7 +384,7 @@ def box_report_create(
     if kind == BoxReport.Kind.TALON:
         if talon in (None, "", []):
             raise ValidationError({"talon": _("Choose the two cards of the talon you found.")})
-        problems = rules.Problems()
+        problems = Problems()
         cards = read_talon(talon, "talon", problems)
         if cards is None:
             raise ValidationError(problems.render(_lang()))

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.rules import answer_json_text
+from scoring.games.common.json_io import answer_json_text
 
 
 def read_input(path: str | None) -> str:

@@ -1,10 +1,8 @@
 """How a score sheet and a figure read on a page or in a CSV file, in the user's language.
 
-A sheet's words are its game's (``scoring.sheets``: :func:`game_of` a stored result, or
+A sheet's words are its game's (``scoring.games``: ``of_result`` a stored result, or
 ``sheets_of`` an event), which are its pure core's, so a page says «три ♦» or «6♠» exactly
-as the error messages do. The sheet-level functions below (``contract_text`` …) are the
-Austrian game's, kept for the callers of before there was a choice of game; the ``result_``
-ones read any game's stored result.
+as the error messages do; the ``result_`` functions read any game's stored result.
 """
 
 from __future__ import annotations
@@ -13,11 +11,9 @@ from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
+from scoring import games
+from scoring.games.sheets import SheetGame
 from scoring.models import ScoreSheet
-from scoring.sheets import SHEET_GAMES, SheetGame, sheets_of
-from scoring.sheets.austrian import AUSTRIAN, SUIT_SYMBOLS, suit, word
-
-__all__ = ["SUIT_SYMBOLS", "sheets_of", "suit", "word"]
 
 
 def sheet_of(result: dict | None) -> dict | None:
@@ -26,12 +22,8 @@ def sheet_of(result: dict | None) -> dict | None:
 
 
 def game_of(result: dict | None) -> SheetGame:
-    """The game whose sheet ``result`` is: a result stores its game's rules (the Russian
-    one's ``rules.game``); one with none is the Austrian game's, as every result was before
-    there was a choice of game."""
-    rules = (result or {}).get("rules")
-    name = rules.get("game") if isinstance(rules, dict) else None
-    return SHEET_GAMES.get(name, AUSTRIAN)
+    """The sheets adapter of the game whose result ``result`` is (``scoring.games``)."""
+    return games.of_result(result).sheets
 
 
 # --- any game's stored result ------------------------------------------------------------
@@ -73,25 +65,6 @@ def seat_figures(result: dict | None, position: str) -> list[str]:
 
 
 # --- the Austrian game's words (the callers of before there was a choice of game) ---------
-
-
-def contract_text(sheet: dict | None) -> str:
-    """«N: три ♦», «S: червы», «распас»."""
-    return AUSTRIAN.contract_text(sheet)
-
-
-def defence_text(sheet: dict | None) -> str:
-    """«E вист · S пас»."""
-    return AUSTRIAN.defence_text(sheet)
-
-
-def tricks_text(sheet: dict | None) -> str:
-    """«N 6 · E 4 · S 0»."""
-    return AUSTRIAN.tricks_text(sheet)
-
-
-def tricks_of(sheet: dict | None, position: str) -> str:
-    return AUSTRIAN.tricks_of(sheet, position)
 
 
 def number_text(value, places: int = 2) -> str:

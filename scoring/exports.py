@@ -4,7 +4,7 @@ the page's decimal separator) and XLSX, both written by ``movements.spreadsheet`
 same rows. A cell's type says what it is: ``int`` a number, :class:`Fixed` a figure with two
 decimals, text (a deal's label «1.1», a player's number with his name) anything else.
 
-The words and the columns of a result are its game's (``scoring.sheets``): a Russian
+The words and the columns of a result are its game's (``scoring.games``): a Russian
 event's card and travellers carry what each seat writes (пуля, гора, висты) and name his
 score the balance, and its files' header ends with the game's line (:func:`with_game`);
 an Austrian event's files are exactly what they were before there was a choice of game."""
@@ -17,9 +17,8 @@ from django.utils.translation import gettext as _
 
 from events.boards import TABLE_ORDER
 from events.spreadsheet import KINDS, Fixed, file_response
-from scoring import display
-from scoring.sheets import SheetGame, sheets_of
-from scoring.sheets.austrian import AUSTRIAN
+from scoring import display, games
+from scoring.games.sheets import SheetGame
 from scoring.standings import Card, EventStanding, StandingRow, Traveller
 
 __all__ = [
@@ -56,7 +55,7 @@ def score_figure(num: int, den: int, method: str) -> int | Fixed | str:
 def with_game(event, rows: list[list]) -> list[list]:
     """The file's rows with its header naming the event's game at its end (the Russian
     game's line; nothing is added for the Austrian game)."""
-    heads = sheets_of(event).file_heads(event)
+    heads = games.sheets_of(event).file_heads(event)
     if rows and heads:
         rows[0] = [*rows[0], *heads]
     return rows
@@ -119,7 +118,7 @@ def event_standing_rows(found: EventStanding) -> list[list]:
     return table
 
 
-def card_rows(card: Card, method: str, game: SheetGame = AUSTRIAN) -> list[list]:
+def card_rows(card: Card, method: str, game: SheetGame) -> list[list]:
     heads = game.figure_heads()
     table = [
         [
@@ -148,7 +147,7 @@ def card_rows(card: Card, method: str, game: SheetGame = AUSTRIAN) -> list[list]
         result = row.sheet.current.result if row.sheet and row.sheet.current else None
         shown = None if row.sits_out or row.hidden else result
         sheet = display.sheet_of(result)
-        words = display.game_of(result)
+        words = games.of_result(result).sheets
         score = row.score
         table.append(
             [
@@ -180,7 +179,7 @@ def card_rows(card: Card, method: str, game: SheetGame = AUSTRIAN) -> list[list]
 POSITIONS = TABLE_ORDER
 
 
-def traveller_header(*, with_deal: bool = False, game: SheetGame = AUSTRIAN) -> list:
+def traveller_header(*, game: SheetGame, with_deal: bool = False) -> list:
     head = [_("Deal")] if with_deal else []
     head += [_("Round"), _("Room"), _("Table"), *POSITIONS]
     head += [_("Contract"), _("Defence"), _("Tricks")]
@@ -197,13 +196,13 @@ def traveller_rows(
     *,
     with_deal: bool = False,
     header: bool = True,
-    game: SheetGame = AUSTRIAN,
+    game: SheetGame,
 ) -> list[list]:
     table = [traveller_header(with_deal=with_deal, game=game)] if header else []
     for row in traveller.rows:
         result = row.sheet.current.result if row.sheet and row.sheet.current else None
         sheet = display.sheet_of(result)
-        words = display.game_of(result)
+        words = games.of_result(result).sheets
         # The room and each player's number: tables are numbered anew in every room.
         line = [row.play.round.number, str(row.play.table.room), row.play.table.number]
         line += [_player(row.players[p]) if p in row.players else "" for p in POSITIONS]

@@ -20,9 +20,9 @@ from events import cards
 from events.boards import TABLE_ORDER
 from events.dealing import deal_cards, session_deals
 from events.models import Deal, Event, Seat, Session, TablePlay
-from scoring.games import AUSTRIAN_GAME, GAMES, Game, NoValue, Position
-from scoring.games.play import AUSTRIAN_PLAY, MISERE, NOTRUMP
-from scoring.sheets import sheets_of
+from scoring import games
+from scoring.games import Game, NoValue, Position
+from scoring.games.common.play import DEFAULT_PLAY, MISERE, NOTRUMP
 
 SUIT_KEYS = {"spades": 0, "clubs": 1, "diamonds": 2, "hearts": 3}
 RED = {2, 3}
@@ -31,7 +31,7 @@ RED = {2, 3}
 def suit_order(event: Event) -> list[int]:
     """The suits as the event's game ranks them, lowest first (the Austrian game: the
     event's ``suit_order``; the Russian one's is fixed)."""
-    names = (sheets_of(event).suit_order(event) or "spades-clubs-diamonds-hearts").split("-")
+    names = (games.sheets_of(event).suit_order(event) or "spades-clubs-diamonds-hearts").split("-")
     order = [SUIT_KEYS[n] for n in names if n in SUIT_KEYS]
     return order if len(order) == 4 else [0, 1, 2, 3]
 
@@ -92,12 +92,6 @@ def _lines(hand, order: list[int]) -> list[SuitLine]:
     ]
 
 
-def game_of(event: Event) -> Game:
-    """The event's game (``scoring.games``); the Austrian one for an event of no known game,
-    as ``scoring.sheets.sheets_of``."""
-    return GAMES.get(getattr(event, "game", None) or "", AUSTRIAN_GAME)
-
-
 def current_analysis(deal: Deal, game: Game) -> dict | None:
     """The deal's stored analysis if it was computed under ``game``'s play rules (an analysis
     stored with no rules is of the Austrian play, as every one was before there was a choice
@@ -105,7 +99,7 @@ def current_analysis(deal: Deal, game: Game) -> dict | None:
     analysis = deal.analysis
     if not deal.analysed_at or not isinstance(analysis, dict) or not analysis:
         return None
-    if analysis.get("play", AUSTRIAN_PLAY.as_json()) != game.play.as_json():
+    if analysis.get("play", DEFAULT_PLAY.as_json()) != game.play.as_json():
         return None
     return analysis
 
@@ -139,7 +133,7 @@ def hand_record(deal: Deal, event: Event, players: dict[str, str] | None = None)
             players.get(seat, ""),
             seat == deal.first_hand,
         )
-    play = game_of(event).play
+    play = games.of_event(event).play
     columns = [SuitLine(cards.SUIT_SYMBOLS[s], cards.SUIT_NAMES[s], s in RED, "") for s in order]
     columns += [_column(name) for name in play.columns if name not in cards.SUIT_NAMES]
     record = HandRecord(
@@ -150,7 +144,7 @@ def hand_record(deal: Deal, event: Event, players: dict[str, str] | None = None)
         leader=play.leader(deal.first_hand) or "",
         misere=MISERE in play.columns,
     )
-    analysis = current_analysis(deal, game_of(event))
+    analysis = current_analysis(deal, games.of_event(event))
     if analysis:
         record.analysed = True
         for seat in [s for s in TABLE_ORDER if s in deal.active_seats]:
@@ -184,7 +178,7 @@ def table_players(play: TablePlay) -> dict[str, str]:
 # --- the position each table played ---------------------------------------------------------
 
 
-def position_key(sheet: dict | None, game: Game = AUSTRIAN_GAME) -> str | None:
+def position_key(sheet: dict | None, game: Game = games.DEFAULT) -> str | None:
     """«N.spades.talon.both», «E.misere.talon.both»: declarer, strain, talon taken or not,
     defence (both, or the lone whister's seat) of the position ``game``'s sheet played; None
     for a deal not played out (passed, both defenders passed, распасы)."""
@@ -192,7 +186,7 @@ def position_key(sheet: dict | None, game: Game = AUSTRIAN_GAME) -> str | None:
     return position.key if isinstance(position, Position) else None
 
 
-def by_cards(deal: Deal, result: dict | None, game: Game = AUSTRIAN_GAME) -> int | None:
+def by_cards(deal: Deal, result: dict | None, game: Game = games.DEFAULT) -> int | None:
     """The declarer's tricks the cards allowed in the position the table played, if known."""
     key = position_key((result or {}).get("sheet") if result else None, game)
     analysis = current_analysis(deal, game)
@@ -201,7 +195,7 @@ def by_cards(deal: Deal, result: dict | None, game: Game = AUSTRIAN_GAME) -> int
     return (analysis.get("positions") or {}).get(key)
 
 
-def no_value(result: dict | None, game: Game = AUSTRIAN_GAME) -> bool:
+def no_value(result: dict | None, game: Game = games.DEFAULT) -> bool:
     """The table played the deal, but the play has no double-dummy value (распасы)."""
     return isinstance(game.position((result or {}).get("sheet") if result else None), NoValue)
 
@@ -266,7 +260,7 @@ def traveller_hands(found, event: Event):
     cards allowed in the position that table played (None when not known)."""
     deal = found.deal
     record = hand_record(deal, event)
-    game = game_of(event)
+    game = games.of_event(event)
     for row in found.rows:
         row.by_cards = None
         row.no_value = False

@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from scoring import services, sheets
-from scoring.forms import SCORER_FORMS, ScorerForm
+from scoring import games, services
+from scoring.games.forms import SheetForm
 from scoring.models import Deal, ScoreSheet, TablePlay
 
 
 @dataclass
 class ScorerStep:
-    form: ScorerForm
+    form: SheetForm
     checked: services.Checked | None = None
     recorded: services.Recorded | None = None
     stale: bool = False  # «Save» came with data other than what was checked
@@ -36,9 +36,9 @@ def scorer_form(
     data=None,
     *,
     sheet: ScoreSheet | None = None,
-) -> ScorerForm:
+) -> SheetForm:
     event = play.round.room.session.event
-    form_class = SCORER_FORMS[sheets.sheets_of(event).form]  # the event's game's sheet
+    form_class = games.of_event(event).form  # the event's game's scorer form
     kwargs = {
         "deal": deal,
         "players": players,

@@ -2,7 +2,7 @@
 end marks. Services write; views and serializers only translate.
 
 Every score sheet goes through :func:`sheet_record`: the rules of the deal are checked and the
-settlement computed by the pure core (``scoring.rules``) with the event's rule set; the deal's
+settlement computed by the pure core (``scoring.games.austrian``) with the event's rule set; the deal's
 layout (active seats, first hand) comes from the ``Deal`` row, never from the scorer. Who may
 write:
 
@@ -26,7 +26,6 @@ import json
 import logging
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from fractions import Fraction
 
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import transaction
@@ -35,21 +34,15 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import clockdoc
-from events.boards import deal_label
 from events.models import Event, Round, Seat, Table
-from scoring import boxes, ladders, rules, sheets, standings
+from scoring import boxes, games, ladders, standings
+from scoring.games.common.messages import InvalidInput, Message, Problems
+from scoring.games.forms import parse_talon
+from scoring.games.sheets import SheetGame
 from scoring.models import Adjustment, Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
 from scoring.queue import queue_after_commit
-from scoring.sheets import austrian as austrian_sheets
-from scoring.sheets.austrian import AUSTRIAN
 
 logger = logging.getLogger("scoring")
-
-#: What a scorer types in the Austrian game (each game's: ``scoring.sheets``). Everything
-#: else about the deal comes from the event and the Deal row.
-INPUT_FIELDS = AUSTRIAN.input_fields
-#: The running pot's ante, added by each dealer (the core's default).
-RUNNING_ANTE = austrian_sheets.RUNNING_ANTE
 
 
 def lang() -> str:
@@ -60,40 +53,18 @@ def lang() -> str:
 # --- the event's rule set -------------------------------------------------------------------
 
 
-def rules_json(event: Event, *, pot_before: Fraction | None = None) -> dict:
-    """The Austrian core's ``rules`` object for this event."""
-    return austrian_sheets.rules_json(event, pot_before=pot_before)
-
-
 def _event_of(play: TablePlay) -> Event:
     return play.round.room.session.event
 
 
-def _pot_before(play: TablePlay, deal: Deal) -> Fraction:
-    """Running pot (decision for duplicate play): it runs through the set at one table in
-    deal order, from the first dealer's ante; each later dealer adds his ante."""
-    pot = Fraction(RUNNING_ANTE)
-    if deal.number == 1:
-        return pot
-    earlier = {
-        number: result
-        for number, result in ScoreSheet.objects.filter(
+def _earlier(play: TablePlay, deal: Deal) -> dict[int, dict]:
+    """The stored results of the set's earlier deals at this table, by number: what a game
+    whose deals carry over (``SheetGame.carries_over``: the running pot) reads."""
+    return dict(
+        ScoreSheet.objects.filter(
             play=play, deal__number__lt=deal.number, current__isnull=False
         ).values_list("deal__number", "current__result")
-    }
-    for number in range(1, deal.number):
-        if number not in earlier:
-            raise ValidationError(
-                {
-                    "deal": _(
-                        "With a running pot, deal %(code)s must be recorded first: "
-                        "its pot carries over."
-                    )
-                    % {"code": deal_label(deal.board_set.label, number)}
-                }
-            )
-        pot = Fraction(str(earlier[number].get("pot_after", 0))) + RUNNING_ANTE
-    return pot
+    )
 
 
 # --- checking one sheet ---------------------------------------------------------------------
@@ -106,8 +77,8 @@ class Checked:
     data: dict  # the scorer's fields only, as entered
     deal: object  # the game core's deal
     settlement: object  # the game core's settlement
-    result: dict  # the stored result JSON (``scoring.sheets``)
-    game: sheets.SheetGame = AUSTRIAN
+    result: dict  # the stored result JSON (``scoring.games``)
+    game: SheetGame
 
     @property
     def essence(self) -> dict:
@@ -119,19 +90,14 @@ class Checked:
         return self.game.passed_out(self.deal)
 
 
-def essence(deal: rules.Deal) -> dict:
-    """The Austrian sheet's essence (``scoring.sheets.austrian.essence``)."""
-    return austrian_sheets.essence(deal)
-
-
 def essence_of_data(data: dict, play: TablePlay, deal: Deal) -> dict | None:
     """The essence of a stored version's data (None if it no longer parses)."""
     event = _event_of(play)
-    game = sheets.sheets_of(event)
+    game = games.of_event(event).sheets
     entered = {k: v for k, v in data.items() if k in game.input_fields}
     try:
         return game.essence(game.settle(game.request(event, deal, entered))[0])
-    except rules.InvalidInput:
+    except InvalidInput:
         return None
 
 
@@ -149,7 +115,7 @@ def _core_field(name: str, data: dict, deal: Deal) -> str:
     return name
 
 
-def problems_error(problems: rules.Problems, data: dict, deal: Deal) -> ValidationError:
+def problems_error(problems: Problems, data: dict, deal: Deal) -> ValidationError:
     """The core's problems as a Django ValidationError {field: [message]} in the user's
     language."""
     errors: dict[str, list[str]] = {}
@@ -180,20 +146,20 @@ def sheet_check(
     step of a player's form does not: it would answer before the play, docs/game.md §2.7)."""
     _check_deal_in_play(play, deal)
     if not isinstance(data, dict):
-        problems = rules.Problems()
+        problems = Problems()
         problems.add("data", "not_object")
         raise problems_error(problems, {}, deal)
     event = _event_of(play)
-    game = sheets.sheets_of(event)
+    game = games.of_event(event).sheets
     unknown = [str(key) for key in data if key not in game.input_fields]
     if unknown:
-        text = rules.Message("unknown_field").render(lang())
+        text = Message("unknown_field").render(lang())
         raise ValidationError({key: [text] for key in unknown})
     entered = {k: data[k] for k in game.input_fields if k in data and data[k] not in (None, "")}
-    request = game.request(event, deal, entered, pot_before=lambda: _pot_before(play, deal))
+    request = game.request(event, deal, entered, earlier=lambda: _earlier(play, deal))
     try:
         parsed, settlement = game.settle(request)
-    except rules.InvalidInput as error:
+    except InvalidInput as error:
         raise problems_error(error.problems, entered, deal) from None
     # The talon against the deal's known talon (docs/game.md §2.7): on its own field.
     if talon:
@@ -775,9 +741,9 @@ def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note
             return Recorded(sheet, version, "created")
         # The talon is no part of the result (docs/game.md §2.7): the director's change of
         # it alone is a correction; a player's is the same result.
-        talon_changed = director and boxes.parse_talon(
-            sheet.current.data.get("talon")
-        ) != boxes.parse_talon(checked.data.get("talon"))
+        talon_changed = director and parse_talon(sheet.current.data.get("talon")) != parse_talon(
+            checked.data.get("talon")
+        )
         if essence_of_data(sheet.current.data, play, deal) == checked.essence and not talon_changed:
             current = sheet.current
             if not director and current.proof == Proof.SEAT and proof in PROVEN:
@@ -817,15 +783,16 @@ def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note
         sheet.status = ScoreSheet.Status.CONFIRMED
         sheet.confirmed_by_entry, sheet.confirmed_proof = None, Proof.NONE
         sheet.save()
-        changed = [deal.pk, *_running_pot_resettle(play, deal)]
+        changed = [deal.pk, *_carried_resettle(play, deal)]
         _console_changed(play, changed)
         return Recorded(sheet, version, "corrected")
 
 
-def _running_pot_resettle(play: TablePlay, deal: Deal) -> list[int]:
-    """A running pot carries over: after a correction the later deals of the set at this
-    table are settled again (their entered data stays; their stored settlement follows)."""
-    if _event_of(play).pot_rule != Event.PotRule.RUNNING:
+def _carried_resettle(play: TablePlay, deal: Deal) -> list[int]:
+    """A game whose deals carry over (the running pot): after a correction the later deals
+    of the set at this table are settled again (their entered data stays; their stored settlement follows)."""
+    event = _event_of(play)
+    if not games.of_event(event).sheets.carries_over(event):
         return []
     changed = []
     later = (

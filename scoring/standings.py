@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 
 from events import clockdoc
 from events.models import DealVersion, Entry, Event, Seat, Session, Substitution
-from scoring import compare
+from scoring import compare, games
 from scoring.compare import versions as versions_core
 from scoring.models import (
     Adjustment,
@@ -48,7 +48,6 @@ from scoring.models import (
     SessionTotal,
     TablePlay,
 )
-from scoring.sheets import sheets_of
 
 #: The standing over deals: average percentage, or the sum of points / IMPs.
 BY = {"matchpoints": "average", "points": "sum", "cross": "sum"}
@@ -77,7 +76,7 @@ def compare_options(event: Event) -> dict:
             Fraction(event.average_plus), Fraction(event.average), Fraction(event.average_minus)
         ),
         # A trick's worth is the stake's tenth; each game says what a trick is worth.
-        "stake": 10 * sheets_of(event).trick_value(event),
+        "stake": 10 * games.sheets_of(event).trick_value(event),
     }
 
 

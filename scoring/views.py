@@ -24,6 +24,7 @@ from events.params import query_errors, query_int
 from events.services import event_set_results_public
 from scoring import boxes, disclosure, display, error_summary, services
 from scoring.forms import AdjustmentForm, RoundTable, TableAdjustmentForm
+from scoring.games.forms import parse_talon
 from scoring.models import Adjustment, Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
 from scoring.scorer import ScorerStep, scorer_form, scorer_step
 
@@ -313,7 +314,7 @@ def _version_rows(sheet: ScoreSheet, versions) -> list[VersionRow]:
                 (seat, display.number_text(points))
                 for seat, points in _round_the_table((v.result or {}).get("scores"))
             ],
-            talon=boxes.cards_html(boxes.parse_talon((v.data or {}).get("talon")) or ()),
+            talon=boxes.cards_html(parse_talon((v.data or {}).get("talon")) or ()),
         )
         for v in versions
     ]

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from events.access import director_event
 from events.models import BoxReport, DealVersion
 from scoring import boxes
+from scoring.games.forms import parse_talon
 from scoring.models import TablePlay
 
 
@@ -49,12 +50,11 @@ def _page(request, event, report: BoxReport, *, problem: str = "", status: int =
             "report": report,
             "deal": deal,
             "play": play,
-            "found": boxes.cards_html(boxes.parse_talon(report.talon) or ()),
+            "found": boxes.cards_html(parse_talon(report.talon) or ()),
             "known": boxes.known_talon(deal, version, versions),
             # What the table typed before reporting (the refusals named no card of the known).
             "tried": [
-                boxes.cards_html(boxes.parse_talon(t) or ())
-                for t in boxes.talon_refusals(play, deal)
+                boxes.cards_html(parse_talon(t) or ()) for t in boxes.talon_refusals(play, deal)
             ],
             "card_version": version,
             "versions": list(

@@ -15,12 +15,11 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from events.models import Session
-from scoring import card_address, disclosure, exports, hand_records, standings
+from scoring import card_address, disclosure, exports, games, hand_records, standings
 from scoring.ladder_links import ladder_links
 from scoring.models import Deal
 from scoring.public_access import base_context as _base
 from scoring.public_access import deal_in_play, public_results
-from scoring.sheets import sheets_of
 from scoring.traveller_note import traveller_note
 
 
@@ -178,7 +177,7 @@ def session_file(request, event, preview, number, kind):
 @public_results
 def session_travellers_file(request, event, preview, number, kind):
     session = _session(event, number)
-    game = sheets_of(event)
+    game = games.sheets_of(event)
     # The header even with no deal shown yet.
     rows = exports.with_game(event, [exports.traveller_header(with_deal=True, game=game)])
     seen = disclosure.viewer(request, event)
@@ -197,7 +196,7 @@ def traveller_file(request, event, preview, deal_pk, kind):
     if not disclosure.viewer(request, event).shows(deal):
         return deal_in_play(request, event, preview, deal)
     found = standings.deal_traveller(deal)
-    rows = exports.traveller_rows(found, event.scoring_method, game=sheets_of(event))
+    rows = exports.traveller_rows(found, event.scoring_method, game=games.sheets_of(event))
     rows = exports.with_game(event, rows)
     title = _("Deal %(code)s") % {"code": deal.code}
     return exports.file_response(kind, rows, f"traveller-{event.slug}-{deal.code}", title)
@@ -218,7 +217,7 @@ def _card_file(request, event, entry, kind):
     seen = disclosure.viewer(request, event)
     found = disclosure.card_hide(standings.player_card(entry, seen), seen)
     rows = exports.with_game(
-        event, exports.card_rows(found, event.scoring_method, sheets_of(event))
+        event, exports.card_rows(found, event.scoring_method, games.sheets_of(event))
     )
     name = entry.number or entry.pk
     return exports.file_response(kind, rows, f"card-{event.slug}-{name}", _("Score card"))

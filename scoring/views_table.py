@@ -35,7 +35,7 @@ from events.boards import TABLE_ORDER
 from events.links import LinkNotFound, table_by_key
 from events.models import PIN_DIGITS, Round, Seat, Table
 from events.rounds import room_current_round
-from scoring import boxes, disclosure, display, error_summary, proof, services
+from scoring import boxes, disclosure, display, error_summary, games, proof, services
 from scoring.device import device_hash, with_device
 from scoring.disclosure import DealState, Part, Who
 from scoring.models import Adjustment, Deal, DealsShown, Proof, ScoreSheet, TablePlay
@@ -299,7 +299,7 @@ def _result(sheet: ScoreSheet | None, deal, seats: list[Seat]) -> dict | None:
     if sheet is None or sheet.current is None:
         return None
     result = sheet.current.result
-    game = display.game_of(result)
+    game = games.of_result(result).sheets
     essence = result.get("sheet") or {}
     scores = result.get("scores") or {}
     failed = set(result.get("failed") or [])

@@ -31,7 +31,7 @@ def _lint_imports(cwd: Path) -> subprocess.CompletedProcess:
 def test_the_layers_contract_is_kept():
     done = _lint_imports(ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "1 kept, 0 broken" in done.stdout
+    assert ", 0 broken" in done.stdout and "BROKEN" not in done.stdout
 
 
 def test_an_upward_import_breaks_the_contract(tmp_path):
@@ -121,7 +121,7 @@ PURE_CORES = (
     "events.clock",
     "movements.engine",
     "movements.planner",
-    "scoring.rules",
+    "scoring.games.austrian",
     "scoring.games",
     "scoring.games.russian",
     "scoring.compare",

@@ -7,10 +7,10 @@ from django.urls import reverse
 
 from movements import seating
 from movements.services import session_create
+from scoring.games.austrian import InvalidInput, deal_from_json
 from scoring.games.russian import InvalidInput as RussianInvalid
 from scoring.games.russian import deal_from_json as russian_deal
 from scoring.models import Ladder
-from scoring.rules import InvalidInput, deal_from_json
 from scoring.views_ladder import _events
 from tests.factories import seat_players
 from tests.games.russian_helpers import sheet

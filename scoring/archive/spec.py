@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import models
 
 from events.models import (
+    ActionLog,
     Announcement,
     BoardSet,
     BoxReport,
@@ -25,6 +26,7 @@ from events.models import (
     Draw,
     Entry,
     Event,
+    EventStaff,
     Person,
     PersonAlias,
     PersonIdentifier,
@@ -150,6 +152,11 @@ LEFT_OUT = {
     PinFailures: "a few minutes' lock on wrong PINs, of the phones of this server",
     # The ladder is its owner's register's, replayed from every event of his.
     LadderRow: "the ladder's cache of its owner's register, replayed from his events",
+    # The team is accounts of this server: whoever loads the file is its owner and chief
+    # director, and names his own team there.
+    EventStaff: "the team's accounts are this server's; the loading director names his own",
+    # Who did what is this server's record of its directors' accounts, kept where they work.
+    ActionLog: "the directors' log names this server's accounts; it stays with them",
 }
 
 BY_MODEL = {part.model: part for part in PARTS}

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
+from scoring.compare.messages import Problems
 from scoring.compare.pockets import (
     FIGURES,
     _figures,
@@ -25,7 +26,8 @@ from scoring.compare.results import (
 from scoring.compare.standings import (
     standings,
 )
-from scoring.rules import InvalidInput, Problems, number, parse_amount, parse_whole, shown
+from scoring.games.common.json_io import parse_amount, parse_whole, shown
+from scoring.games.common.messages import InvalidInput, number
 
 # --- JSON ---------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ the other way. With a talon the declarer first takes it and discards the best tw
 each strain, with and without the talon.
 
 One engine for every game: the game hands it its :class:`PlayRules` (the game's own,
-``scoring.games.Game.play``, kept in ``scoring.games.play``) — the duty to beat the card
+``scoring.games.Game.play``, kept in ``scoring.games.common.play``) — the duty to beat the card
 led or not, who leads the first trick, whether БК and мизер are played, whether a lone
 whister plays alone. :data:`AUSTRIAN_PLAY` (the default: docs/game.md §2.5) and
 :data:`RUSSIAN_PLAY` (docs/analysis.md, «Russian play rules»).
@@ -29,9 +29,15 @@ from numbers import Integral
 import numpy as np
 
 from events.cards import DECK_SIZE, HAND_SIZE, SUIT_NAMES, TALON_SIZE, card_name
-from scoring.games.play import AUSTRIAN_PLAY, MISERE, NOTRUMP, RUSSIAN_PLAY, PlayRules
+from scoring import games
+from scoring.games.common.play import MISERE, NOTRUMP, PlayRules
 from scoring.solver import engine
 from scoring.solver.messages import PositionError, Problems
+
+#: The registered games' rules of play (each game's own: ``Game.play``); the Austrian one
+#: is the default of every call.
+AUSTRIAN_PLAY = games.AUSTRIAN_GAME.play
+RUSSIAN_PLAY = games.RUSSIAN_GAME.play
 
 __all__ = [
     "AUSTRIAN_PLAY",

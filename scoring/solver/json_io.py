@@ -23,13 +23,10 @@ import json
 from collections.abc import Callable
 
 from events.cards import CardError, card_name, parse_card
-from scoring.games import RUSSIAN_GAME, InvalidInput, game_of_json
-from scoring.games.play import STRAIN_NAMES
-from scoring.games.russian import Responsibility, Ten
-from scoring.games.russian.names import read_contract
+from scoring import games
+from scoring.games import InvalidInput
+from scoring.games.common.play import NoValue
 from scoring.solver import (
-    AUSTRIAN_PLAY,
-    NOTRUMP,
     SEATS,
     PlayRules,
     check_position,
@@ -40,11 +37,6 @@ from scoring.solver.messages import PositionError, Problems
 
 #: The fields of an Austrian position (a position without ``rules``), as they always were.
 FIELDS = ("hands", "declarer", "trump", "defence", "talon")
-#: The Russian game's options: valid in ``rules``, and no part of the play.
-_RUSSIAN_OPTIONS = {
-    "ten": tuple(t.value for t in Ten),
-    "responsibility": tuple(r.value for r in Responsibility),
-}
 
 
 def shown(value: object) -> str:
@@ -74,51 +66,55 @@ def _seat(value: object) -> object:
     return value.strip().upper() if isinstance(value, str) else value
 
 
-def read_play_rules(data: dict, p: Problems) -> PlayRules:
-    """The play rules of a position: its ``rules.game``'s own (``Game.play``), Austrian
-    without ``rules``."""
+def _read_game(data: dict, p: Problems) -> games.Game:
+    """The game of a position: its ``rules.game``'s (the default game without ``rules``,
+    or with broken ones)."""
     if "rules" not in data:
-        return AUSTRIAN_PLAY
+        return games.DEFAULT
     rules = data["rules"]
     if not isinstance(rules, dict):
         p.add("rules", "not_object")
-        return AUSTRIAN_PLAY
+        return games.DEFAULT
     if "game" not in rules:
         p.add("rules.game", "required")
-        return AUSTRIAN_PLAY
+        return games.DEFAULT
     try:
-        game = game_of_json({"rules": rules})
+        game = games.of_json({"rules": rules})
     except InvalidInput as error:
         for name, messages in error.problems.by_field.items():
             p.by_field.setdefault(name, []).extend(messages)
-        return AUSTRIAN_PLAY
-    play = game.play
-    options = _RUSSIAN_OPTIONS if game is RUSSIAN_GAME else {}
+        return games.DEFAULT
+    # The game's own options are welcome and play no part in the play.
+    options = game.options
     for key, value in rules.items():
         if key == "game":
             continue
-        if key == "stalingrad" and game is RUSSIAN_GAME:
-            if value is not None and not isinstance(value, bool):
-                p.add("rules.stalingrad", "choice", value=shown(value), choices="true, false")
-        elif key not in options:
+        if key not in options:
             p.add(f"rules.{key}", "unknown_field")
-        elif value is not None and not (isinstance(value, str) and value in options[key]):
-            p.add(f"rules.{key}", "choice", value=shown(value), choices=", ".join(options[key]))
-    return play
+        elif value is not None and not any(
+            value == allowed and type(value) is type(allowed) for allowed in options[key]
+        ):
+            choices = ", ".join(shown(allowed) for allowed in options[key])
+            p.add(f"rules.{key}", "choice", value=shown(value), choices=choices)
+    return game
 
 
-def _read_contract(data: dict, trump: object, p: Problems) -> tuple[object, bool]:
+def read_play_rules(data: dict, p: Problems) -> PlayRules:
+    """The play rules of a position: its ``rules.game``'s own (``Game.play``)."""
+    return _read_game(data, p).play
+
+
+def _read_contract(data: dict, trump: object, p: Problems, game: games.Game) -> tuple[object, bool]:
     """(trump, misere) from a ``contract`` (мизер, or a bid: its strain) and ``trump``."""
     value = data["contract"]
-    contract = read_contract(value)
-    if contract is None:
+    read = game.strain_of(value)
+    if read is None:
         p.add("contract", "contract", value=shown(value))
         return trump, False
-    if contract.is_passed:
+    if isinstance(read, NoValue):
         p.add("contract", "passed_not_analysed")
         return trump, False
-    misere = contract.is_misere
-    strain = NOTRUMP if misere else STRAIN_NAMES[contract.strain]
+    strain, misere = read
     if trump is not None and trump != strain:
         p.add("contract", "trump_and_contract", trump=shown(trump), contract=shown(value))
     return strain, misere
@@ -132,7 +128,8 @@ def read_position(data: object) -> dict[str, object]:
     if not isinstance(data, dict):
         p.add("position", "not_object")
         p.raise_if_any()
-    play = read_play_rules(data, p)
+    game = _read_game(data, p)
+    play = game.play
     # Broken rules leave the game unknown: every game's fields are welcome, and the
     # position's own checks (which lean on the rules) wait for the rules to be right.
     rules_broken = any(name.split(".")[0] == "rules" for name in p.by_field)
@@ -169,7 +166,7 @@ def read_position(data: object) -> dict[str, object]:
     misere = False
     if play.misere and not rules_broken:
         if data.get("contract") is not None:
-            trump, misere = _read_contract(data, trump, p)
+            trump, misere = _read_contract(data, trump, p, game)
         # The contract stands for the trump: the pairing with the declarer is worded so.
         if declarer is None and trump is not None:
             p.add("declarer", "declarer_for_strain")

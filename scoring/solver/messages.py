@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from events.catalogue import gettext_noop, translated
-from scoring.rules.messages import MESSAGES as RULES_MESSAGES
+from scoring.games.common.messages import SHARED as RULES_MESSAGES
 
 #: The input's shape is worded as the rules core words it (the same msgids).
 _SHAPE = ("json", "empty", "not_object", "not_list", "required", "unknown_field", "seat", "choice")

@@ -3,7 +3,7 @@
 from django import template
 from django.urls import reverse
 
-from scoring import display
+from scoring import display, games
 
 register = template.Library()
 
@@ -42,20 +42,20 @@ def labelled_figures(result, position):
     """(heading, text) of each figure :func:`seat_figures` gives (none without a result)."""
     if not result:
         return []
-    heads = display.game_of(result).figure_heads()
+    heads = games.of_result(result).sheets.figure_heads()
     return list(zip(heads, display.seat_figures(result, position), strict=True))
 
 
 @register.filter
 def figure_heads(event):
     """The headings of :func:`seat_figures` for the event's game (пуля, гора, висты)."""
-    return display.sheets_of(event).figure_heads()
+    return games.sheets_of(event).figure_heads()
 
 
 @register.filter
 def score_head(event):
     """The heading of a seat's score on a deal in the event's game: «Очки», «Баланс»."""
-    return display.sheets_of(event).score_head()
+    return games.sheets_of(event).score_head()
 
 
 @register.filter
@@ -75,16 +75,6 @@ def figure(score, method):
 @register.filter
 def number(value):
     return display.number_text(value)
-
-
-@register.filter
-def word(value):
-    return display.word(value)
-
-
-@register.filter
-def suit(value):
-    return display.suit(value)
 
 
 @register.filter

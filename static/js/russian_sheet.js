@@ -1,4 +1,4 @@
-/* The Russian sheet follows what is typed (templates/scoring/_russian_sheet.html; the rules:
+/* The Russian sheet follows what is typed (templates/games/russian/sheet.html; the rules:
    docs/game.md §9.3). Without JavaScript every select offers every decision and the server
    names a broken rule; with it:
    - after a numeric contract the defenders decide in their order, the declarer's left first

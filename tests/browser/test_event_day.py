@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from events.models import Entry, Round, Seat
-from scoring import rules
 from scoring.compare import matchpoints
+from scoring.games import austrian as rules
 from scoring.models import Deal, TablePlay
 from tests.browser.helpers import (
     confirm_round_as_east,

@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from events import services
-from events.models import GAME_DEFAULTS, Event, Game
+from events import gamesettings, services
+from events.models import Event, Game
 from scoring.games.russian import Rules
 
 pytestmark = pytest.mark.django_db
@@ -48,10 +48,17 @@ def _with_a_sheet(event):
     return event
 
 
-def test_the_defaults_agree_with_the_core():
-    for game, (ten, responsibility) in GAME_DEFAULTS.items():
-        rules = Rules(game.value)
-        assert (rules.ten.value, rules.responsibility.value) == (ten, responsibility)
+def test_the_defaults_are_the_cores_own():
+    """The events layer reads each convention's defaults from its game (one source)."""
+    defaults = gamesettings.all_option_defaults()
+    assert set(defaults) == {"sochi", "leningrad", "rostov"}
+    for game, options in defaults.items():
+        rules = Rules(game)
+        assert (rules.ten.value, rules.responsibility.value) == (
+            options["ten"],
+            options["responsibility"],
+        )
+    assert gamesettings.option_defaults("austrian") is None
 
 
 def test_an_event_plays_the_austrian_game_by_default_with_no_options(event):

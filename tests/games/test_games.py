@@ -6,11 +6,18 @@ import re
 
 import pytest
 
-from scoring import rules as austrian
-from scoring.games import AUSTRIAN_GAME, GAMES, RUSSIAN_GAME, InvalidInput, game_named, settle_json
+from scoring.games import (
+    AUSTRIAN_GAME,
+    GAMES,
+    RUSSIAN_GAME,
+    InvalidInput,
+    austrian,
+    game_named,
+    settle_json,
+)
+from events.catalogue import translated
 from scoring.games.russian import MESSAGES, word
 from scoring.games.russian.names import BIDS, MISERE, PASSED, Defence
-from scoring.rules.messages import translated
 
 LESNOY = {
     "rules": {"pot": "running", "pot_before": 130, "limit": 100, "ante": 10},

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.boards import Seat
-from scoring.rules import (
+from scoring.games.austrian import (
     AUSTRIAN_SUIT_ORDER,
     SEED_SUIT_ORDER,
     AuctionOutcome,

@@ -15,8 +15,8 @@ from events.models import BoxReport, DealVersion, Seat
 from scoring import boxes, compare, services, standings
 from scoring.compare.versions import Fouling, PlayAt, play_versions
 from scoring.console import console_state
+from scoring.games.austrian.messages import MESSAGES
 from scoring.models import DealScore, ScoreSheet, TablePlay
-from scoring.rules.messages import MESSAGES
 from tests.factories import (
     THREE_DIAMONDS,
     THREE_DIAMONDS_FORM,

@@ -21,7 +21,7 @@ from scoring.compare import (
     rank_labels,
     standings,
 )
-from scoring.rules import InvalidInput
+from scoring.games.austrian import InvalidInput
 
 scores_lists = st.lists(st.integers(-200, 100), min_size=1, max_size=30)
 

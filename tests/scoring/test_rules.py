@@ -1,4 +1,4 @@
-"""The rules of one deal: checks of the score sheet and the settlement (scoring/rules/)."""
+"""The rules of one deal: checks of the score sheet and the settlement (scoring/games/austrian/)."""
 
 import json
 from decimal import Decimal
@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from events.boards import CLOCKWISE, Seat
-from scoring.rules import (
+from scoring.games.austrian import (
     AUSTRIAN_SUIT_ORDER,
     SEED_SUIT_ORDER,
     Call,
@@ -447,8 +447,8 @@ def test_every_message_has_both_languages_in_the_one_catalogue():
     msgid, a Russian translation for every code, the same parameters in both."""
     import re
 
-    from scoring.rules import MESSAGES
-    from scoring.rules.messages import translated
+    from scoring.games.austrian import MESSAGES
+    from events.catalogue import translated
     from scoring.solver.messages import MESSAGES as SOLVER_MESSAGES
 
     for code, en in [*MESSAGES.items(), *SOLVER_MESSAGES.items()]:

@@ -16,7 +16,9 @@ from events import dealing
 from events import services as event_services
 from events.models import Event
 from scoring import analysis, games, hand_records, services, solver
-from scoring.games.play import ALL_PASS, Position, austrian_position, russian_position
+from scoring.games.austrian.play import position as austrian_position
+from scoring.games.common.play import ALL_PASS, Position
+from scoring.games.russian.play import position as russian_position
 from scoring.models import TablePlay
 from scoring.solver import json_io
 from tests.factories import entry_at, play_out, seat_players

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from enum import StrEnum
 
 from events.boards import BoardLayout, Seat, board_layout
+from scoring.games.common.json_io import parse_whole, shown
+from scoring.games.common.talon import read_talon
 from scoring.games.russian.checks import validate
 from scoring.games.russian.conventions import Convention, Responsibility, Rules, Ten
 from scoring.games.russian.deal import Call, Deal
@@ -30,8 +32,6 @@ from scoring.games.russian.names import (
     read_contract,
 )
 from scoring.games.russian.settlement import settle_valid, settlement_json
-from scoring.rules.json_io import parse_whole, shown
-from scoring.rules.talon import read_talon
 
 _DEAL_FIELDS = (
     "rules",

@@ -10,57 +10,19 @@ Part of the pure core ``scoring.games.russian`` (see its package docstring)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from events.boards import Seat
-from events.catalogue import gettext_noop, pgettext, translated, translated_in
+from events.catalogue import gettext_noop, pgettext, translated_in
+from scoring.games.common import messages as common
+from scoring.games.common.messages import SHARED, InvalidInput, words_list
 from scoring.games.russian.conventions import Convention
 from scoring.games.russian.names import Contract, Defence, Strain
-from scoring.rules.messages import MESSAGES as AUSTRIAN_MESSAGES
-from scoring.rules.messages import InvalidInput
-from scoring.rules.messages import Problems as _Problems
-
-#: What both games word alike (the Austrian core's msgids).
-_SHARED = (
-    "json",
-    "empty",
-    "not_object",
-    "not_list",
-    "required",
-    "unknown_field",
-    "choice",
-    "seat",
-    "trick_count",
-    "seats_count",
-    "seats_mismatch",
-    "board_seats",
-    "board_players",
-    "board_number",
-    "first_hand_inactive",
-    "first_hand_dealer_left",
-    "defenders_required",
-    "defenders_count",
-    "declarer_defends",
-    "seat_not_active",
-    "tricks_required",
-    "tricks_missing",
-    "tricks_sum",
-    "talon_format",
-    "talon_card",
-    "talon_twice",
-    "auction_over",
-    "auction_first_hand",
-    "out_of_turn",
-    "passed_for_good",
-    "auction_unfinished",
-    "auction_mismatch",
-)
 
 #: code → its English text, the msgid of the catalogue; parameters in braces.
 MESSAGES: dict[str, str] = {
-    **{code: AUSTRIAN_MESSAGES[code] for code in _SHARED},
+    **SHARED,
     # input shape
     "boolean": gettext_noop("true or false is needed"),
     "contract_code": gettext_noop(
@@ -177,34 +139,25 @@ def word(value: object, lang: str = "ru") -> str:
     ):
         return _term(value.value, lang)
     if isinstance(value, (tuple, list)):
-        words = [word(v, lang) for v in value]
-        if len(words) < 2:
-            return "".join(words)
-        last = " " + translated_in("list", pgettext("list", "or"), lang) + " "
-        return ", ".join(words[:-1]) + last + words[-1]
+        return words_list([word(v, lang) for v in value], lang)
     return str(value)
 
 
-@dataclass(frozen=True)
-class Message:
-    """One problem: a code from :data:`MESSAGES` and its parameters."""
+class Message(common.Message):
+    """One problem of the Russian core: a code from :data:`MESSAGES` and its parameters."""
 
-    code: str
-    params: Mapping[str, object] = field(default_factory=dict)
+    MESSAGES = MESSAGES
 
-    def render(self, lang: str = "ru") -> str:
-        template = translated(MESSAGES[self.code], lang)
-        return template.format(**{k: word(v, lang) for k, v in self.params.items()})
+    @staticmethod
+    def word(value: object, lang: str) -> str:
+        return word(value, lang)
 
 
-class Problems(_Problems):
-    """Everything wrong with a Russian sheet, by field name (the JSON path); the rules
-    cores' one collection, holding this game's :class:`Message`."""
+class Problems(common.Problems):
+    """Everything wrong with a Russian deal, by field name: the games' one collection,
+    holding this game's :class:`Message`."""
 
-    def add(self, field_name: str, code: str, **params: object) -> None:
-        if code not in MESSAGES:
-            raise KeyError(f"no message {code!r}")
-        self.by_field.setdefault(field_name, []).append(Message(code, params))
+    message = Message
 
 
 __all__ = ["MESSAGES", "InvalidInput", "Message", "Problems", "Said", "word"]

@@ -3,6 +3,8 @@ play rules (:class:`PlayRules`) and, from a stored sheet, the position its table
 (:class:`Position`) — each game gives both (``scoring.games.Game.play`` and
 ``Game.position``), so that neither the solver's callers nor the pages ask which game it is.
 
+Each game's folder gives its own rules and positions (``scoring.games.<kind>.play``):
+
 - The Austrian game (docs/game.md §2.5): the duty to beat, the declarer leads, no БК, no
   мизер, a lone whister may play alone; a contract of «игра» or червы is played without the
   talon, «раз» … «четыре» with it.
@@ -18,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from events.cards import SUIT_NAMES
-from scoring.games.russian.names import Strain, read_contract
 
 #: The strain without a trump (БК), and мизер's column of a whole table.
 NOTRUMP = "notrump"
@@ -75,12 +76,8 @@ class PlayRules:
         }
 
 
-#: The seed's Austrian game (docs/game.md §2.5): the solver's default.
-AUSTRIAN_PLAY = PlayRules()
-#: The Russian game's play, Сочи, Ленинград and Ростов alike (docs/analysis.md «Russian play rules»).
-RUSSIAN_PLAY = PlayRules(
-    beat_led=False, declarer_leads=False, notrump=True, misere=True, lone_defence=False
-)
+#: The solver's default: the seed's Austrian game's play (docs/game.md §2.5).
+DEFAULT_PLAY = PlayRules()
 
 
 @dataclass(frozen=True)
@@ -134,58 +131,3 @@ class NoValue:
 
 #: Распасы: played, but with no single double-dummy value.
 ALL_PASS = NoValue("all_pass")
-
-
-def austrian_position(sheet: dict | None) -> Position | None:
-    """The position of an Austrian sheet's essence (``scoring.sheets.austrian.essence``);
-    None for a deal not played out (passed, both defenders passed)."""
-    if not sheet or sheet.get("contract") in (None, "passed"):
-        return None
-    declarer, trump = sheet.get("declarer"), sheet.get("trump")
-    if sheet.get("contract") == "hearts":
-        trump = "hearts"
-    if not declarer or trump not in SUIT_NAMES:
-        return None
-    talon = sheet.get("contract") in ("one", "two", "three", "four")
-    defenders = sheet.get("defenders") or {}
-    whisting = [s for s, d in defenders.items() if d in ("whist", "invited")]
-    if not whisting:
-        return None
-    if len(whisting) == 1 and not any(d == "invited" for d in defenders.values()):
-        defence = whisting[0]
-    else:
-        defence = "both"
-    return Position(declarer, trump, talon, defence)
-
-
-#: The Russian strains by the solver's names.
-STRAIN_NAMES = {
-    Strain.SPADES: "spades",
-    Strain.CLUBS: "clubs",
-    Strain.DIAMONDS: "diamonds",
-    Strain.HEARTS: "hearts",
-    Strain.NOTRUMP: NOTRUMP,
-}
-
-
-def russian_position(sheet: dict | None) -> Position | NoValue | None:
-    """The position of a Russian sheet's essence (``scoring.sheets.russian.essence``): the
-    declarer with the talon in the contract's strain or at мизер, both hands defending;
-    :data:`ALL_PASS` for распасы; None for a deal not played (both defenders passed,
-    полвиста)."""
-    if not sheet:
-        return None
-    contract = read_contract(sheet.get("contract"))
-    if contract is None:
-        return None
-    if contract.is_passed:
-        return ALL_PASS
-    declarer = sheet.get("declarer")
-    if not isinstance(declarer, str) or declarer not in SEATS:
-        return None
-    defenders = sheet.get("defenders")
-    # A checked 10 and мизер keep no decisions: always played. Otherwise somebody whisted.
-    if defenders and not any(d == "whist" for d in defenders.values()):
-        return None
-    strain = MISERE if contract.is_misere else STRAIN_NAMES[contract.strain]
-    return Position(declarer, strain, True)

@@ -37,11 +37,18 @@ class SheetGame(ABC):
 
     @abstractmethod
     def request(
-        self, event, deal, entered: dict, *, pot_before: Callable[[], Fraction] | None = None
+        self, event, deal, entered: dict, *, earlier: Callable[[], dict] | None = None
     ) -> dict:
         """The core's JSON for ``entered`` (the scorer's fields): with the event's rules and
-        the deal's layout. ``pot_before``, asked only by a game that needs it, reads the pot
-        the deal starts with; without it the essence's request needs no pot."""
+        the deal's layout. ``earlier``, asked only by a game whose deals carry over from one
+        to the next at a table (:meth:`carries_over`: the Austrian running pot), reads the
+        stored results of the set's earlier deals at this table, ``{number: result}``;
+        without it the request is the essence's, which needs nothing carried."""
+
+    def carries_over(self, event) -> bool:
+        """Whether a deal's settlement depends on the earlier deals of its set at the same
+        table (a correction then settles the later ones again). No, unless a game says so."""
+        return False
 
     @abstractmethod
     def settle(self, request: dict) -> tuple[object, object]:
@@ -82,7 +89,8 @@ class SheetGame(ABC):
         """The contract alone (the table's result names the declarer with his name)."""
 
     def trump(self, sheet: dict | None) -> str:
-        """The trump a contract names apart («diamonds»), if the game names one apart."""
+        """The trump a contract names apart, as the page shows it («♦ бубны»), if the game
+        names one apart."""
         return ""
 
     def defence_text(self, sheet: dict | None, order: str = "") -> str:
@@ -142,10 +150,6 @@ class SheetGame(ABC):
         """The cells a file of the event's results adds at the end of its header row (the
         first row: bold and frozen in XLSX) to name the game, where the game needs naming."""
         return []
-
-    #: The name of its scorer form in ``scoring.forms.SCORER_FORMS`` (the forms read the
-    #: pages' helpers, which read the services, which read this: no import of the forms).
-    form = ""
 
 
 def layout_fields(deal, data: dict, *, seats_needed: Callable[[dict], bool]) -> dict:

@@ -1,7 +1,7 @@
 """One deal as the core reads it: the calls, the declarer, the contract, the defence, the
 tricks; and what settling it gives.
 
-Part of the pure core ``scoring.rules`` (see its package docstring)."""
+Part of the pure core ``scoring.games.austrian`` (see its package docstring)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from events.boards import (
     BoardLayout,
     Seat,
 )
-from scoring.rules.event_rules import (
+from scoring.games.austrian.event_rules import (
     Rules,
 )
-from scoring.rules.names import (
+from scoring.games.austrian.names import (
     Bid,
     Contract,
     Defence,

@@ -6,14 +6,14 @@ suit may also be its symbol (♠ ♣ ♦ ♥) and either may be lower case; the 
 two cards or one string of two cards separated by a space or a comma. Inside, cards are
 ``events.cards`` numbers; on the way out they are names in the order S C D H (``talon_text``).
 
-Part of the pure core ``scoring.rules`` (see its package docstring)."""
+Part of the games' pure kernel ``scoring.games.common``: both games' sheets write the talon so."""
 
 from __future__ import annotations
 
 import re
 
 from events.cards import RANKS, SUIT_LETTERS, SUIT_SYMBOLS, TALON_SIZE, card_name, sorted_cards
-from scoring.rules.messages import Problems
+from scoring.games.common.messages import Problems
 
 _SYMBOL_LETTER = dict(zip(SUIT_SYMBOLS, SUIT_LETTERS, strict=True))
 _MAX_SHOWN = 20  # a long bad value is cut in the message

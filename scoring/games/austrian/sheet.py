@@ -1,12 +1,16 @@
-"""The Austrian game's sheets (the seed's game, ``scoring.rules``): exactly what the sheets
+"""The Austrian game's sheets (the seed's game, ``scoring.games.austrian``): exactly what the sheets
 did before there was a choice of game."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from scoring import rules
-from scoring.sheets.base import SheetGame, lang, layout_fields
+from events.boards import deal_label
+from scoring.games import austrian as rules
+from scoring.games.sheets import SheetGame, lang, layout_fields
 
 #: The running pot's ante, added by each dealer (the core's default).
 RUNNING_ANTE = 10
@@ -51,6 +55,26 @@ def rules_json(event, *, pot_before=None) -> dict:
     return {"pot": "fixed", "stake": event.stake, "suit_order": order}
 
 
+def pot_before(deal, earlier: dict[int, dict]) -> Fraction:
+    """Running pot (decision for duplicate play, docs/game.md): it runs through the set at
+    one table in deal order, from the first dealer's ante; each later dealer adds his ante.
+    ``earlier``: the stored results of the set's earlier deals at this table by number."""
+    pot = Fraction(RUNNING_ANTE)
+    for number in range(1, deal.number):
+        if number not in earlier:
+            raise ValidationError(
+                {
+                    "deal": _(
+                        "With a running pot, deal %(code)s must be recorded first: "
+                        "its pot carries over."
+                    )
+                    % {"code": deal_label(deal.board_set.label, number)}
+                }
+            )
+        pot = Fraction(str(earlier[number].get("pot_after", 0))) + RUNNING_ANTE
+    return pot
+
+
 def essence(deal: rules.Deal) -> dict:
     """What makes two sheets «the same result»: contract, declarer, trump, the defenders'
     decisions and every active seat's tricks (a passer's 0 and a no-play 10 filled in). The
@@ -72,17 +96,19 @@ def essence(deal: rules.Deal) -> dict:
 
 
 class AustrianSheets(SheetGame):
-    form = "austrian"
     input_fields = ("declarer", "contract", "trump", "defenders", "tricks", "auction", "talon")
     talon_contracts = ("one", "two", "three", "four")
 
-    def request(self, event, deal, entered, *, pot_before=None):
-        if pot_before is None:  # the essence: the rules that read the sheet, not its pot
+    def request(self, event, deal, entered, *, earlier=None):
+        if earlier is None:  # the essence: the rules that read the sheet, not its pot
             rules_part = {"suit_order": event.suit_order.split("-")}
         else:
-            pot = pot_before() if event.pot_rule == "running" else None
+            pot = pot_before(deal, earlier()) if self.carries_over(event) else None
             rules_part = rules_json(event, pot_before=pot)
         return entered | {"rules": rules_part} | layout_fields(deal, entered, seats_needed=_passed)
+
+    def carries_over(self, event) -> bool:
+        return event.pot_rule == "running"
 
     def settle(self, request):
         parsed = rules.deal_from_json(request)
@@ -123,7 +149,8 @@ class AustrianSheets(SheetGame):
     def trump(self, sheet):
         if not sheet or sheet.get("contract") == "passed":
             return ""
-        return sheet.get("trump") or ""
+        trump = sheet.get("trump") or ""
+        return f"{suit(trump)} {word(trump)}" if trump else ""
 
     def tricks_of(self, sheet, position):
         # A passed-out deal is not played: nobody's tricks are shown.

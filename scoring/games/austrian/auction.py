@@ -1,6 +1,6 @@
 """The auction: who may say what, and what contract an auction yields.
 
-Part of the pure core ``scoring.rules`` (see its package docstring)."""
+Part of the pure core ``scoring.games.austrian`` (see its package docstring)."""
 
 from __future__ import annotations
 
@@ -12,20 +12,20 @@ from events.boards import (
     clockwise_from,
     inferred_first_hand,
 )
-from scoring.rules.checks import (
+from scoring.games.austrian.checks import (
     allowed_trumps,
     reached_level,
 )
-from scoring.rules.deal import (
+from scoring.games.austrian.deal import (
     AuctionOutcome,
     Call,
     Deal,
 )
-from scoring.rules.messages import (
+from scoring.games.austrian.messages import (
     Problems,
     _said,
 )
-from scoring.rules.names import (
+from scoring.games.austrian.names import (
     _LEVEL_CONTRACT,
     SEED_SUIT_ORDER,
     Bid,

@@ -1,6 +1,6 @@
 """The event's rules a deal is settled with: the pot (fixed, running, by trump).
 
-Part of the pure core ``scoring.rules`` (see its package docstring)."""
+Part of the pure core ``scoring.games.austrian`` (see its package docstring)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scoring.rules.names import (
+from scoring.games.austrian.names import (
     SEED_SUIT_ORDER,
     Suit,
 )

@@ -1,6 +1,6 @@
 """Checks of the contract, the seats, the defence and the tricks of one deal.
 
-Part of the pure core ``scoring.rules`` (see its package docstring)."""
+Part of the pure core ``scoring.games.austrian`` (see its package docstring)."""
 
 from __future__ import annotations
 
@@ -11,21 +11,21 @@ from events.boards import (
     Seat,
     inferred_first_hand,
 )
-from scoring.rules.deal import (
+from scoring.games.austrian.deal import (
     Call,
     Deal,
 )
-from scoring.rules.event_rules import (
+from scoring.games.austrian.event_rules import (
     FixedPot,
     Rules,
     RunningPot,
     TrumpPot,
 )
-from scoring.rules.messages import (
+from scoring.games.austrian.messages import (
     _PASSED_OUT_FIELDS,
     Problems,
 )
-from scoring.rules.names import (
+from scoring.games.austrian.names import (
     SEED_SUIT_ORDER,
     Contract,
     Defence,

@@ -19,20 +19,20 @@ Every check reports *all* problems it finds as :class:`Problems`: field name (th
 from __future__ import annotations
 
 from events.boards import Seat
-from scoring.rules.auction import (
+from scoring.games.austrian.auction import (
     check_auction,
 )
-from scoring.rules.checks import (
+from scoring.games.austrian.checks import (
     allowed_trumps,
     reached_level,
 )
-from scoring.rules.deal import (
+from scoring.games.austrian.deal import (
     AuctionOutcome,
     Call,
     Deal,
     Settlement,
 )
-from scoring.rules.event_rules import (
+from scoring.games.austrian.event_rules import (
     DEFAULT_TRUMP_STAKES,
     FixedPot,
     Pot,
@@ -40,22 +40,21 @@ from scoring.rules.event_rules import (
     RunningPot,
     TrumpPot,
 )
-from scoring.rules.json_io import (
-    answer_json_text,
+from scoring.games.austrian.json_io import (
     deal_from_json,
     parse_amount,
     parse_whole,
     settle_json,
     shown,
 )
-from scoring.rules.messages import (
+from scoring.games.austrian.messages import (
     MESSAGES,
     InvalidInput,
     Message,
     Problems,
     word,
 )
-from scoring.rules.names import (
+from scoring.games.austrian.names import (
     AUSTRIAN_SUIT_ORDER,
     SEED_SUIT_ORDER,
     SUIT_ORDERS,
@@ -64,7 +63,7 @@ from scoring.rules.names import (
     Defence,
     Suit,
 )
-from scoring.rules.settlement import (
+from scoring.games.austrian.settlement import (
     number,
     settle,
     settlement_json,
@@ -98,7 +97,6 @@ __all__ = [
     "TrumpPot",
     "allowed_trumps",
     "reached_level",
-    "answer_json_text",
     "check_auction",
     "deal_from_json",
     "number",

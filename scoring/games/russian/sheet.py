@@ -19,7 +19,7 @@ from django.utils.translation import pgettext
 from events.boards import TABLE_ORDER
 from scoring.games import russian
 from scoring.games.russian import Defence, Outcome
-from scoring.sheets.base import SheetGame, lang, layout_fields, preview_rows
+from scoring.games.sheets import SheetGame, lang, layout_fields, preview_rows
 
 
 def exact_text(value: Fraction) -> str:
@@ -55,11 +55,10 @@ def essence(deal: russian.Deal) -> dict:
 
 
 class RussianSheets(SheetGame):
-    form = "russian"
     input_fields = ("declarer", "contract", "defenders", "tricks", "auction", "talon")
     talon_contracts = (*(b.code for b in russian.BIDS),)
 
-    def request(self, event, deal, entered, *, pot_before=None):
+    def request(self, event, deal, entered, *, earlier=None):
         # A Russian sheet always names its three seats (docs/game.md §9.3).
         layout = layout_fields(deal, entered, seats_needed=lambda data: True)
         return entered | {"rules": event.game_rules()} | layout

@@ -1,7 +1,7 @@
 """The game's names: suits and their orders, contracts, defence, calls, and the words
 players type for them (Russian and English).
 
-Part of the pure core ``scoring.rules`` (see its package docstring)."""
+Part of the pure core ``scoring.games.austrian`` (see its package docstring)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Validation of a whole deal, its stake and its settlement; numbers on the way out.
 
-Part of the pure core ``scoring.rules`` (see its package docstring)."""
+Part of the pure core ``scoring.games.austrian`` (see its package docstring)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from events.boards import (
     Seat,
     clockwise_from,
 )
-from scoring.rules.auction import (
+from scoring.games.austrian.auction import (
     _check_deal_auction,
 )
-from scoring.rules.checks import (
+from scoring.games.austrian.checks import (
     _check_contract,
     _check_defence,
     _check_passed_out,
@@ -22,20 +22,20 @@ from scoring.rules.checks import (
     _check_tricks,
     _in_order,
 )
-from scoring.rules.deal import (
+from scoring.games.austrian.deal import (
     Deal,
     Settlement,
 )
-from scoring.rules.event_rules import (
+from scoring.games.austrian.event_rules import (
     FixedPot,
     RunningPot,
 )
-from scoring.rules.messages import (
+from scoring.games.austrian.messages import (
     InvalidInput,
     Problems,
     number,
 )
-from scoring.rules.names import (
+from scoring.games.austrian.names import (
     Contract,
     Defence,
     Suit,

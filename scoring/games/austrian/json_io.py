@@ -1,15 +1,12 @@
 """Reading deals and rules from JSON (the scorer's form, the API, ``manage.py settle``),
 and answering batches of JSON requests.
 
-Part of the pure core ``scoring.rules`` (see its package docstring)."""
+Part of the pure core ``scoring.games.austrian`` (see its package docstring)."""
 
 from __future__ import annotations
 
-import json
-import math
 import re
-from collections.abc import Callable, Iterable, Mapping
-from decimal import Decimal, InvalidOperation
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from fractions import Fraction
 
@@ -18,11 +15,11 @@ from events.boards import (
     Seat,
     board_layout,
 )
-from scoring.rules.deal import (
+from scoring.games.austrian.deal import (
     Call,
     Deal,
 )
-from scoring.rules.event_rules import (
+from scoring.games.austrian.event_rules import (
     DEFAULT_TRUMP_STAKES,
     FixedPot,
     Pot,
@@ -30,11 +27,11 @@ from scoring.rules.event_rules import (
     RunningPot,
     TrumpPot,
 )
-from scoring.rules.messages import (
+from scoring.games.austrian.messages import (
     InvalidInput,
     Problems,
 )
-from scoring.rules.names import (
+from scoring.games.austrian.names import (
     _BID_WORDS,
     _CONTRACT_WORDS,
     _DEFENCE_WORDS,
@@ -47,12 +44,13 @@ from scoring.rules.names import (
     Defence,
     Suit,
 )
-from scoring.rules.settlement import (
+from scoring.games.austrian.settlement import (
     _settle_valid,
     settlement_json,
     validate,
 )
-from scoring.rules.talon import read_talon
+from scoring.games.common.json_io import parse_amount, parse_whole, shown
+from scoring.games.common.talon import read_talon
 
 # --- JSON in ------------------------------------------------------------------------------
 
@@ -116,45 +114,6 @@ class _Reader:
             self.fail(name, "positive" if positive else "amount")
             return None
         return parsed
-
-
-def shown(value: object) -> str:
-    """A bad input value as the user typed it, for a message."""
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
-def parse_amount(value: object) -> Fraction | None:
-    """A JSON number (or numeric string) as an exact Fraction; None if it is not one."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
-        return None
-    try:
-        parsed = value if isinstance(value, Decimal) else Decimal(str(value).strip())
-    except InvalidOperation:
-        return None
-    # Amounts are money: a huge exponent would only make Fraction slow (10**10**8).
-    if not parsed.is_finite() or parsed.adjusted() > 15:
-        return None
-    if parsed and parsed.normalize().as_tuple().exponent < -15:
-        return None
-    return Fraction(parsed)
-
-
-def parse_whole(value: object) -> int | None:
-    """A JSON whole number (6 or 6.0); None otherwise (booleans are not numbers)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return int(value)
-    if isinstance(value, Decimal) and value.is_finite() and value.adjusted() <= 15:
-        return int(value) if value == value.to_integral_value() else None
-    return None
 
 
 def _read_rules(data: object, r: _Reader) -> Rules:
@@ -359,37 +318,3 @@ def settle_json(data: object) -> dict[str, object]:
 
 
 # --- Batches of JSON requests -------------------------------------------------------------
-
-
-def answer_json_text(
-    text: str, handle: Callable[[object], dict[str, object]], lang: str = "ru"
-) -> tuple[bool, object]:
-    """Answer a JSON text holding one request (an object) or a list of them.
-
-    Returns (ok, answer): the answer (a list for a list) or ``{"errors": {field: text}}``;
-    in a list, field names are prefixed with the request's index (``0.tricks``). Never
-    raises on bad input.
-    """
-    problems = Problems()
-    if not text.strip():
-        problems.add("json", "empty")
-        return False, {"errors": problems.render(lang)}
-    try:
-        data = json.loads(text, parse_float=Decimal)
-    except (ValueError, RecursionError) as error:
-        problems.add("json", "json", detail=str(error))
-        return False, {"errors": problems.render(lang)}
-    if isinstance(data, list):
-        answers = []
-        for i, item in enumerate(data):
-            try:
-                answers.append(handle(item))
-            except InvalidInput as error:
-                problems.merge(error.problems, prefix=f"{i}.")
-        if problems:
-            return False, {"errors": problems.render(lang)}
-        return True, answers
-    try:
-        return True, handle(data)
-    except InvalidInput as error:
-        return False, {"errors": error.render(lang)}
