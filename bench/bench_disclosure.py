@@ -181,7 +181,8 @@ def main():
         from django.test import Client
 
         from events import clockdoc
-        from scoring import disclosure, standings
+        from scoring import standings
+        from scoring.standings import disclosure
 
         settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
 

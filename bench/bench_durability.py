@@ -3,7 +3,7 @@
 ``synchronous=FULL`` (config/settings.py) syncs the WAL file at every commit, so a sheet
 whose save was answered «сохранено» is on the disk before the answer leaves; ``NORMAL``
 syncs only at checkpoints and may lose the last commits in a power cut. Printed: sheets saved
-per second through the service (``scoring.services.sheet_record``, the director's write, with
+per second through the service (``scoring.sheets.services.sheet_record``, the director's write, with
 everything a save does: the versions, the standings' marks, the tasks queued on the
 filesystem broker) one after another, and the median and p95 ms of one save, with FULL and
 with NORMAL, on a throwaway database under var/ (the disk ``make run`` writes to); then the
@@ -87,7 +87,7 @@ def synchronous(mode: str) -> None:
 
 def run(owner, targets, turn: int) -> list[float]:
     """``SAVES`` saves one after another: the ms of each."""
-    from scoring import services
+    from scoring.sheets import services
 
     times = []
     for i in range(SAVES):

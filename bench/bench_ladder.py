@@ -10,7 +10,7 @@
 - the same ladder through ``ladder replay --json``'s reading and answer
   (``scoring.ladder.replay_json``), for scale;
 - on PostgreSQL (a throwaway database, preference_bench_ladder; ``--no-db`` skips it): the
-  app's full recompute ``scoring.ladders.ladder_recompute`` of a ladder of 300 persons over
+  app's full recompute ``scoring.ladder.services.ladder_recompute`` of a ladder of 300 persons over
   200 published matchpoint sessions of 40 players (10 tables of 4), with every database
   read and the rows written — the median of ``--repeat`` runs, goal ≤ 1 s — and the public
   ladder page's and a person page's time through the Django test client, served from the
@@ -235,8 +235,8 @@ def in_the_app(args) -> None:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from scoring import ladders
-    from scoring.ladder_links import ladder_links
+    from scoring.ladder import services as ladders
+    from scoring.ladder.links import ladder_links
     from scoring.models import Ladder, LadderGrade, LadderRow
 
     rng = random.Random(24)

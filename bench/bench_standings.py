@@ -171,8 +171,9 @@ def main():
     args = parser.parse_args()
     with throwaway_database(DB_NAME):
         from events.models import Session
-        from scoring import services, standings
+        from scoring import standings
         from scoring.models import DealScore
+        from scoring.sheets import services
 
         rng = random.Random(2026)
         started = time.perf_counter()

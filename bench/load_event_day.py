@@ -758,7 +758,7 @@ async def table_outbox(run: Run, session, number: int, key: str, at: float, rng:
     outbox sends it at once, again after a back-off while it fails (a 5xx, a timeout, no
     connection; a 4xx is a refusal, shown to the table, not sent again); once saved, the
     redirect followed and the same POST sent once more, which the server's dedup must
-    answer as saved without a second version (scoring.services.sheet_record)."""
+    answer as saved without a second version (scoring.sheets.services.sheet_record)."""
     queued = run.queued[number] = Queued()
     device = f"table:{number}"
     await asyncio.sleep(max(0.0, at - time.monotonic()))
@@ -1458,8 +1458,8 @@ def enter_deal_1(plays) -> int:
     """Deal 1 of each table-play entered (the good sheet) by its declarer, as the table's
     phone would, where it has no sheet yet; how many were entered."""
     from events.models import Seat
-    from scoring import services as scoring
     from scoring.models import ScoreSheet
+    from scoring.sheets import services as scoring
 
     contract, trump, (d1, d2), (t1, t2) = GOOD_SHEET
     entered = 0

@@ -69,7 +69,7 @@ urlpatterns = [
     path("v1/", include(router.urls)),
     path("v1/", include(events_api.nested_urls)),
     path("v1/", include("movements.api_urls")),
-    path("v1/", include("scoring.api_urls")),
+    path("v1/", include("scoring.api.urls")),
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -3,7 +3,7 @@ everywhere else.
 
 The public pages — an event's results, its hall screen, the club ladders — are read by a
 whole hall and its clubs at home, and are drawn once per change and shared between readers
-(``scoring.public_cache``, a proxy's micro-cache in front of several servers). An answer that
+(``scoring.standings.public_cache``, a proxy's micro-cache in front of several servers). An answer that
 depended on a cookie could not be shared, so their language is never the cookie's: it is
 the address's — ``/en/e/…`` English (Django's ``i18n_patterns``; links drawn on an English
 page lead to English pages), or ``?lang=ru`` / ``?lang=en`` — else the browser's

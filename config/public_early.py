@@ -3,21 +3,21 @@
 An audience of a thousand tabs on an event's results asks, every few seconds, the event's
 version document (``/e/<slug>/results/version.json``), and — when it changed — the pages
 again, most of them with the ETag of the copy they have. Each of those answers is already
-ready: the version is two round trips to the cache (``scoring.public_cache.version``), a
+ready: the version is two round trips to the cache (``scoring.standings.public_cache.version``), a
 page is the shared copy kept under it or a 304. What cost the server its CPU was the way
 there — sessions, the language, CSRF, authentication, messages, axes, URL resolving — about
 seven times the answer itself. This middleware, placed just after the security headers,
 answers those requests itself:
 
 - the version document, always (it depends on nothing but the event's version);
-- an anonymous reader's GET of a public results page (``scoring.public_cache.shared``: no
+- an anonymous reader's GET of a public results page (``scoring.standings.public_cache.shared``: no
   session cookie, no ``?view=``) when the answer needs no drawing — a 304 to the ETag he
   has, or the copy this process or the shared cache keeps — in the language
   ``config.locale`` gives that page, with the headers it adds (``Vary: Accept-Language``
   when the language is the browser's, ``Content-Language``).
 
 Everything else — a page to draw, the director, a key, a form — goes down the stack as
-before, where ``scoring.public_access.public_results`` draws and keeps it; both ways give
+before, where ``scoring.standings.public_access.public_results`` draws and keeps it; both ways give
 the same bytes and headers.
 """
 
@@ -49,7 +49,7 @@ class PublicEarlyMiddleware:
         return self.get_response(request)
 
     def _answer(self, request, slug: str, rest: str):
-        from scoring import public_cache
+        from scoring.standings import public_cache
 
         if rest == VERSION_DOCUMENT:
             event, stamp = public_cache.version(slug)

@@ -310,7 +310,7 @@ AXES_VERBOSE = False
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
 if PROXY_COUNT < 0:
     raise ImproperlyConfiguredEnv(f"PROXY_COUNT={PROXY_COUNT} must be 0 or more")
-# A player's PIN on the table's phones (scoring/proof.py), counted where a guesser pays:
+# A player's PIN on the table's phones (scoring/sheets/proof.py), counted where a guesser pays:
 # PIN_FAILURES_ALLOWED wrong tries for one player from one phone, within PIN_LOCK_SECONDS of
 # the first, lock that phone out of his PIN until then (his right PIN from another phone,
 # his own page and the director still work); PIN_FAILURES_ALLOWED_PLAYER from all phones

@@ -10,8 +10,8 @@ from config.pwa import manifest, service_worker
 from events import urls_director as events_director
 from events import urls_public as events_public
 from movements import urls_director as movements_director
-from scoring import urls_director as scoring_director
-from scoring import urls_public as scoring_public
+from scoring import urls as scoring_director
+from scoring.standings import urls as scoring_public
 
 #: One namespace per audience: each app brings its own pages, the names are the audience's
 #: («director:room_detail», «public:traveller»), whichever app serves them.
@@ -40,15 +40,15 @@ urlpatterns = [
     path("manifest.webmanifest", manifest, name="manifest"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("director/", include(director)),  # the director's pages (login; his own events)
-    path("p/", include("scoring.urls_player")),  # with events' clock.json and QR
-    path("t/", include("scoring.urls_table")),
+    path("p/", include("scoring.player.urls")),  # with events' clock.json and QR
+    path("t/", include("scoring.sheets.urls")),
     path("api/", include("config.api")),
     path("admin/", admin.site.urls),
     # The public pages, their language never a cookie's: /en/e/… in English, /e/… in the
     # browser's (config/locale.py) — answers shared by every reader.
     *public_patterns(
         path("e/", include(public)),  # an event's public pages (nothing before publishing)
-        path("ladder/", include("scoring.urls_ladder")),  # the public club ladders
+        path("ladder/", include("scoring.ladder.urls")),  # the public club ladders
     ),
 ]
 

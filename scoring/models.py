@@ -33,7 +33,7 @@ __all__ = [
 
 class Proof(models.TextChoices):
     """How a player writing on a table's page showed that he is the seat he names
-    (``scoring.proof``): his own private link, his PIN, or nothing but the seat chosen on the
+    (``scoring.sheets.proof``): his own private link, his PIN, or nothing but the seat chosen on the
     table's shared device — which may enter a sheet (marked for the director), never confirm
     one. Empty: the director wrote it, or it was written before the rule."""
 
@@ -64,7 +64,7 @@ class ScoreSheet(models.Model):
         "events.Entry", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     confirmed_proof = models.CharField(max_length=4, choices=Proof.choices, blank=True)
-    # The phone it was confirmed from (``scoring.device.device_hash``): the director sees it.
+    # The phone it was confirmed from (``scoring.sheets.device.device_hash``): the director sees it.
     confirmed_device = models.CharField(max_length=24, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -94,7 +94,7 @@ class ScoreSheetVersion(models.Model):
     )
     # How the player who entered it showed it was he (see Proof).
     proof = models.CharField(max_length=4, choices=Proof.choices, blank=True)
-    # Where it was written from: the phone (``scoring.device.device_hash``) and, when the
+    # Where it was written from: the phone (``scoring.sheets.device.device_hash``) and, when the
     # page carried a player's own link, that player — who may be another than the seat named.
     # A sheet entered unproven is never confirmed from the same phone or the same link
     # (docs/game.md §7.2): one person cannot be both of its two people.
@@ -265,7 +265,7 @@ class SessionScoring(models.Model):
 
 class DealsShown(models.Model):
     """The director showed every deal of a session to everyone before each was played out
-    (``scoring.disclosure``): say, rounds he will not play. Without this row a deal is shown
+    (``scoring.standings.disclosure``): say, rounds he will not play. Without this row a deal is shown
     once every table that plays it is done with it."""
 
     session = models.OneToOneField(
@@ -282,7 +282,7 @@ class DealsShown(models.Model):
 
 class TalonRefusal(models.Model):
     """A talon a table typed that is not the known talon of the deal it plays (before its
-    sheet was saved). The refusal names no card (``scoring.boxes``); the director sees the
+    sheet was saved). The refusal names no card (``scoring.sheets.boxes``); the director sees the
     talons tried on the deal's box report. A table is refused a check after
     ``boxes.TALON_TRIES`` different such talons: each answer tells a little about the real
     one."""
@@ -305,9 +305,9 @@ class TalonRefusal(models.Model):
 
 
 class PinFailures(models.Model):
-    """Wrong PINs typed for one player on the tables' phones (``scoring.proof``): how many
+    """Wrong PINs typed for one player on the tables' phones (``scoring.sheets.proof``): how many
     within the window that began with the first of them, and when that window ends. One row
-    per phone that typed them (``device``: ``scoring.device.device_hash``) and one for the
+    per phone that typed them (``device``: ``scoring.sheets.device.device_hash``) and one for the
     player across phones (``device`` empty), so that a guesser locks his own phone, not the
     player. In the database, so that the rule holds — and a guesser is stopped — with Redis
     down."""

@@ -8,10 +8,10 @@ from events import dealing
 from events import signals as events_signals
 from events.models import Event
 from movements import signals as movements_signals
-from scoring import ladders
+from scoring.ladder import services as ladders
 from scoring.models import ScoreSheet
 from scoring.queue import queue_after_commit
-from scoring.services import late_tables_mark
+from scoring.sheets.services import late_tables_mark
 from scoring.standings import session_recompute
 
 

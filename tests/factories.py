@@ -118,7 +118,7 @@ def finish(rnd):
 
 def play_out(session):
     """Every round of the session played and closed: each room's rounds ended in turn and the
-    last one closed to its tables, so every deal is played out (scoring.disclosure) and, once
+    last one closed to its tables, so every deal is played out (scoring.standings.disclosure) and, once
     published, public with its cards and travellers."""
     from events.models import Round
     from scoring.models import TablePlay

@@ -31,8 +31,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from events.models import Person, PersonIdentifier
-from scoring import services
 from scoring.models import Adjustment, Deal, Ladder, ScoreSheet, TablePlay
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]

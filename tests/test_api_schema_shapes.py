@@ -7,8 +7,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from events.models import Person, PersonAlias, PersonIdentifier
-from scoring import services
 from scoring.models import Ladder, LadderGrade, LadderRow
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, start
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,7 @@ from events.csvsafe import PLAIN_NUMBER, csv_safe_writer, safe_cell
 from events.models import Entry, Room
 from movements import planner
 from movements.services import session_create
-from scoring import services
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, play_out, sheet
 
 pytestmark = pytest.mark.django_db

@@ -29,7 +29,7 @@ from events.models import Entry, Person, Seat
 from events.register.merging import person_merge
 from movements import planner
 from movements.services import scheme_create, session_create
-from scoring import boxes, services
+from scoring.sheets import boxes, services
 from tests.factories import (
     THREE_DIAMONDS,
     deal_of,

@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from events.models import Event
-from scoring import services
 from scoring.models import Adjustment
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, start
 
 pytestmark = pytest.mark.django_db
@@ -168,7 +168,7 @@ def test_even_with_published_results_a_director_of_another_event_writes_nothing(
 
 
 #: The API's results: they answer their director what the public sees, his own view behind
-#: ``?view=director`` (scoring.disclosure).
+#: ``?view=director`` (scoring.standings.disclosure).
 RESULTS = {"scoring-standings", "scoring-traveller", "scoring-card"}
 
 

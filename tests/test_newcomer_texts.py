@@ -10,8 +10,8 @@ from movements.services import session_create
 from scoring.games.austrian import InvalidInput, deal_from_json
 from scoring.games.russian import InvalidInput as RussianInvalid
 from scoring.games.russian import deal_from_json as russian_deal
+from scoring.ladder.views import _events
 from scoring.models import Ladder
-from scoring.views_ladder import _events
 from tests.factories import seat_players
 from tests.games.russian_helpers import sheet
 

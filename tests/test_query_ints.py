@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from events.params import MAX_INT, BadQueryParam, query_int
 from events.services import event_set_results_public
-from scoring import services
 from scoring.models import ScoreSheet
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, play_of, start
 
 pytestmark = pytest.mark.django_db

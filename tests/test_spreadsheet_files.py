@@ -21,8 +21,8 @@ from openpyxl import load_workbook
 
 from events import services as event_services
 from events.spreadsheet import Fixed, csv_text, sheet_title, xlsx_bytes
-from scoring import services
 from scoring.models import TablePlay
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, play_out, sheet
 
 db = pytest.mark.django_db
@@ -357,7 +357,7 @@ def test_a_deal_not_played_out_is_no_xlsx_either(client, mid_session):
     travellers = _xlsx(client.get(urls["travellers"], **RU))
     assert travellers.max_row == 1 and travellers["A1"].value == "Сдача"
     assert len(_csv(client.get(_public(event, play, "csv")["travellers"]))) == 1
-    # The card keeps a deal still in play without its result (scoring.disclosure.card_hide).
+    # The card keeps a deal still in play without its result (scoring.standings.disclosure.card_hide).
     card = _xlsx(client.get(urls["card"], **RU))
     assert set(_texts(_column(card, "Контракт"))) == {"ещё играется"}
     assert all(c.value is None for c in _column(card, "Очки") + _column(card, "Результат"))

@@ -14,8 +14,7 @@ from events.boards import TABLE_ORDER, board_layout
 
 
 def lang() -> str:
-    """The language of the request for the cores' words: ``en`` or ``ru`` (as
-    ``scoring.services.lang``, which the sheets may not import)."""
+    """The language of the request for the cores' words and messages: ``en`` or ``ru``."""
     return "en" if (get_language() or "").startswith("en") else "ru"
 
 
@@ -71,7 +70,7 @@ class SheetGame(ABC):
         """What «Check» shows of each seat: a line per active seat (:func:`preview_rows`)."""
         return preview_rows(result, deal, players)
 
-    # --- its words on the pages and in the files (scoring.display, scoring.exports) -------
+    # --- its words on the pages and in the files (scoring.sheets.display, scoring.standings.exports) -------
     #
     # ``sheet`` is the stored essence (``result["sheet"]``), ``result`` the stored result;
     # either may be None (no result yet): the words are then empty.

@@ -3,7 +3,8 @@
 from django import template
 from django.urls import reverse
 
-from scoring import display, games
+from scoring import games
+from scoring.sheets import display
 
 register = template.Library()
 
@@ -16,7 +17,7 @@ def contract(result):
 
 @register.filter
 def defence(result, order=""):
-    """The defenders' decisions, round the table (``scoring.display.result_defence``)."""
+    """The defenders' decisions, round the table (``scoring.sheets.display.result_defence``)."""
     return display.result_defence(result, order)
 
 
@@ -93,7 +94,7 @@ def actor(version):
 @register.simple_tag(takes_context=True)
 def card_url(context, entry, kind: str = "") -> str:
     """The public address of ``entry``'s score card (``kind``: "", "csv" or "xlsx"): by
-    his participant number (``scoring.card_address``, the page's ``card_refs``), by id for a
+    his participant number (``scoring.standings.card_address``, the page's ``card_refs``), by id for a
     player with no number."""
     event = context["event"]
     refs = context.get("card_refs")

@@ -1,5 +1,5 @@
 """What the standings' pages mark (``{% load standing_tags %}``): the rows scored on few deals
-(``standings.few_deals``) and a session's progress (``scoring.progress``, handed to every
+(``standings.few_deals``) and a session's progress (``scoring.console.progress``, handed to every
 public page by ``public_access.base_context``)."""
 
 from django import template

@@ -1,7 +1,7 @@
 /* The whole-table artificial scores form (templates/scoring/adjustments.html): the table is
    chosen from the chosen round's tables, and only the chosen table's seats are offered — on
    one deal, only the seats that play it (a dealer at a table of four sits his deal out).
-   The form carries every round's tables (data-adjust-layout, scoring.forms.RoundTable);
+   The form carries every round's tables (data-adjust-layout, scoring.sheets.forms.RoundTable);
    the server checks the same rules when this script does not run. */
 (function () {
   "use strict";

@@ -1,4 +1,4 @@
-// A public results page follows the results by itself (scoring.public_cache): every 15 s,
+// A public results page follows the results by itself (scoring.standings.public_cache): every 15 s,
 // while it is shown, it asks the event's small version document and reloads only when the
 // version it was drawn at has changed — a sheet counted, a deal played out, publishing.
 // The document is tiny and answers 304 to a tab that has it; the page itself is the shared

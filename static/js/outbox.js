@@ -4,7 +4,7 @@
    `online` (after a random moment of up to ONLINE_SPREAD_MS, so that a hall's phones do not
    all send in the same instant), then with back-off (2, 4, 8 … 60 s, each with random jitter)
    while it keeps failing. The server records it once: sending the same result again changes
-   nothing (scoring.services.sheet_record compares the results), so a sheet whose answer was
+   nothing (scoring.sheets.services.sheet_record compares the results), so a sheet whose answer was
    lost is simply sent again.
 
    Kept: the form's address and its fields — never a PIN (a sheet so queued arrives without

@@ -6,8 +6,9 @@ import pytest
 
 from events import rounds
 from events.models import Entry, Round
-from scoring import disclosure, services
 from scoring.models import TablePlay
+from scoring.sheets import services
+from scoring.standings import disclosure
 from tests.browser.a11y import check_page, contrast
 from tests.browser.helpers import login
 from tests.factories import THREE_DIAMONDS, round_link, seat_players, sheet

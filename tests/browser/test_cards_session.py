@@ -15,8 +15,9 @@ from playwright.sync_api import expect
 
 from events import cards
 from events.models import DealVersion, Entry, Seat
-from scoring import rules, services, solver
+from scoring import rules, solver
 from scoring.models import Deal, ScoreSheet, TablePlay
+from scoring.sheets import services
 from tests.browser.helpers import drawn_event, new_laptop, new_phone
 from tests.events.test_cards import _independent_deal
 from tests.factories import finish, round_link, start, varied_result, wait_until

@@ -5,8 +5,8 @@ from playwright.sync_api import expect
 
 from events import rounds
 from events.models import Round
-from scoring import services
 from scoring.models import ScoreSheet
+from scoring.sheets import services
 from tests.browser.a11y import check_page
 from tests.browser.helpers import login
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, seat_players, sheet

@@ -6,8 +6,9 @@ import pytest
 from playwright.sync_api import expect
 
 from events.models import Event, Round
-from scoring import disclosure, services
 from scoring.models import Adjustment, TablePlay
+from scoring.sheets import services
+from scoring.standings import disclosure
 from tests.browser.a11y import check_page
 from tests.browser.helpers import login
 from tests.factories import THREE_DIAMONDS, deal_of, play_of, seat_players, sheet

@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 from events import rounds
 from events.models import Entry, Round
-from scoring import services
 from scoring.models import TablePlay
+from scoring.sheets import services
 from tests.browser.helpers import login
 from tests.factories import THREE_DIAMONDS, seat_players
 

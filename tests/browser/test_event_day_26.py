@@ -15,8 +15,9 @@ import pytest
 from playwright.sync_api import expect
 
 from events.models import Entry, Round, Seat
-from scoring import compare, display, rules
+from scoring import compare, rules
 from scoring.models import Deal, ScoreSheet, TablePlay
+from scoring.sheets import display
 from tests.browser.a11y import check_page
 from tests.browser.helpers import drawn_event, new_laptop
 from tests.factories import round_link, wait_until

@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 from events import rounds
 from events.models import Round, Seat
 from events.services import event_set_results_public
-from scoring import services
 from scoring.models import Proof, ScoreSheet
+from scoring.sheets import services
 from tests.browser.helpers import login, new_laptop, new_phone
 from tests.factories import THREE_DIAMONDS, play_of, round_link, seat_players
 

@@ -13,8 +13,9 @@ from playwright.sync_api import expect
 
 from events import services as event_services
 from events.models import Entry, Seat
-from scoring import rules, services
+from scoring import rules
 from scoring.models import TablePlay
+from scoring.sheets import services
 from tests.browser.helpers import drawn_event, new_laptop
 from tests.browser.test_cards_session import matchpoint_percents
 from tests.factories import finish, start

@@ -9,7 +9,8 @@ from playwright.sync_api import expect
 
 from events.models import Deal
 from events.services import event_set_results_public
-from scoring import analysis, services
+from scoring.hands import analysis
+from scoring.sheets import services
 from tests.browser.helpers import login
 from tests.factories import deal_of, entry_at, play_of, seat_players, start
 

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from events.models import Person
-from scoring import ladders
+from scoring.ladder import services as ladders
 from scoring.models import Ladder, LadderRow
 from tests.browser.a11y import check_page
 from tests.browser.helpers import login

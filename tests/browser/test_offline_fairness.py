@@ -10,8 +10,8 @@ from playwright.sync_api import Error, expect
 
 from events import rounds
 from events.models import Entry, Round
-from scoring import services
 from scoring.models import Proof, ScoreSheet
+from scoring.sheets import services
 from tests.factories import deal_of, play_of, round_link, seat_at, seat_players, varied_result
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from events import rounds
 from events.models import Entry, Round
-from scoring import services
 from scoring.models import ScoreSheet, ScoreSheetVersion, TablePlay
+from scoring.sheets import services
 from tests.browser.a11y import check_page
 from tests.factories import play_of, round_link, seat_at, seat_players
 

@@ -19,7 +19,8 @@ from events import dealing
 from events import services as event_services
 from events.cards import card_name
 from events.models import Entry, Round, Seat
-from scoring import analysis, solver
+from scoring import solver
+from scoring.hands import analysis
 from scoring.models import ScoreSheet, TablePlay
 from tests.browser.helpers import confirm_round_as_east, login, new_laptop, new_phone
 from tests.factories import round_link, seat_players, start

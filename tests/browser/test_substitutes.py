@@ -20,7 +20,7 @@ def _problems(page) -> list[str]:
 
 
 def _substituted(event, director):
-    from scoring import services
+    from scoring.sheets import services
 
     session = seat_players(event, 15)
     event.results_public = True

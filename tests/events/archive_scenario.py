@@ -15,7 +15,8 @@ def build(director, *, players: int = 15, rounds: int = 3, kind: str = "prime", 
     from events.models import Person
     from movements import planner
     from movements.services import session_create
-    from scoring import disclosure, services
+    from scoring.sheets import services
+    from scoring.standings import disclosure
     from tests.factories import play_out, seat_players, varied_result
 
     event = event_services.event_create(

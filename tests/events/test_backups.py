@@ -295,7 +295,7 @@ from django.contrib.auth import get_user_model
 from events import backups
 from events.models import Round
 from events.services import event_create
-from scoring import services
+from scoring.sheets import services
 from scoring.models import ScoreSheet, TablePlay
 from tests.factories import finish, seat_players, varied_result
 

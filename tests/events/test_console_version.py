@@ -10,8 +10,8 @@ from django.urls import reverse
 from events import rounds
 from events.models import Entry, Round
 from events.services import entry_update
-from scoring import services
 from scoring.models import Adjustment, Proof, TablePlay
+from scoring.sheets import services
 from tests.console_board import board_doc
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, seat_players, start
 

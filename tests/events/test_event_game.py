@@ -38,7 +38,7 @@ def api(director):
 def _with_a_sheet(event):
     from events import rounds
     from events.models import Round
-    from scoring import services as scoring_services
+    from scoring.sheets import services as scoring_services
     from tests.factories import THREE_DIAMONDS, deal_of, play_of, seat_players
 
     session = seat_players(event, 15)

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from events import names, services
 from events.models import Entry, Event, Person, PersonAlias
 from events.register.matching import name_key
-from scoring import services as scoring_services
+from scoring.sheets import services as scoring_services
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, play_out
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("en")]

@@ -79,7 +79,7 @@ def test_name_cards_and_a_big_qr_are_the_directors_own(director_client, other_cl
 
 
 def test_the_phone_shows_own_points_and_percentages_once_published(client, session15, director):
-    from scoring import services
+    from scoring.sheets import services
     from tests.factories import THREE_DIAMONDS, play_of, play_out
 
     rounds.round_start(Round.objects.get(room__session=session15, number=1))

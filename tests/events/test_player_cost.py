@@ -11,8 +11,11 @@ from django.utils import translation
 from events import rounds
 from events import services as event_services
 from events.models import Entry, Round, Seat
-from scoring import disclosure, player_page, services, standings
+from scoring import standings
 from scoring.models import TablePlay
+from scoring.player import page as player_page
+from scoring.sheets import services
+from scoring.standings import disclosure
 from tests.factories import (
     THREE_DIAMONDS,
     deal_of,
@@ -27,11 +30,11 @@ pytestmark = pytest.mark.django_db
 # What a phone reads after a change: entry, the rooms of his sessions (after a change of the
 # seating only), room, rounds, seats, sets, open sheets, played deals; once published also
 # the sessions, their cache check (2), his figures, the totals, the round penalties and the
-# substitutions; and which deals are played out (scoring.disclosure: the session's rooms and
+# substitutions; and which deals are played out (scoring.standings.disclosure: the session's rooms and
 # the director's mark, then the rule's six queries after a change) with the totals over
 # those deals alone (the cache check again (2), the played-out deals' figures, the session's
 # players), as the public standing counts them (docs/game.md §4.4–4.5). Once published the
-# fragment is kept under the public results' version (scoring.public_cache), whose digest the
+# fragment is kept under the public results' version (scoring.standings.public_cache), whose digest the
 # first reader after a change builds for everyone (the event and its rooms (2), then per
 # session its cache check (2), the played-out deals' figures, their sheets, the deal
 # versions, the round penalties): a sheet of a deal in play elsewhere then changes no phone's
@@ -64,7 +67,7 @@ def _fragment_queries(client, entry) -> int:
 def _play_out_deal(play, number, director, data=THREE_DIAMONDS):
     """The director writes deal ``number`` of ``play``'s set at every table that holds the
     set (confirming a table's own sheet of the same result): the deal is played out, and
-    counts in the public totals and places (scoring.disclosure)."""
+    counts in the public totals and places (scoring.standings.disclosure)."""
     for other in TablePlay.objects.filter(board_set=play.board_set).select_related("board_set"):
         services.sheet_record(other, deal_of(other, number), data, by_user=director)
 

@@ -71,8 +71,8 @@ def test_the_cards_name_the_session(director_client, two_sessions):
 
 
 def test_the_phones_results_name_each_deals_session(client, director, two_sessions):
-    from scoring import services
     from scoring.models import TablePlay
+    from scoring.sheets import services
     from tests.factories import THREE_DIAMONDS, deal_of, play_of
 
     first, second = two_sessions

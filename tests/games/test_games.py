@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from events.catalogue import translated
 from scoring.games import (
     AUSTRIAN_GAME,
     GAMES,
@@ -15,7 +16,6 @@ from scoring.games import (
     game_named,
     settle_json,
 )
-from events.catalogue import translated
 from scoring.games.russian import MESSAGES, word
 from scoring.games.russian.names import BIDS, MISERE, PASSED, Defence
 

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from events.models import Person
 from scoring import ladder as core
-from scoring import ladders
+from scoring.ladder import services as ladders
 from scoring.models import Ladder, LadderGrade, LadderRow
 from tests.ladder.test_ladder_db import played
 

@@ -1,4 +1,4 @@
-"""The ladder in the app (scoring.ladders): the sessions it replays are the published,
+"""The ladder in the app (scoring.ladder.services): the sessions it replays are the published,
 finished sessions of the owner's matchpoint events; each rated line is the published
 session standing's percentage and deals of a player linked to a person; the rows written
 equal the core's replay of exactly those figures, read here from the standings the pages
@@ -15,8 +15,10 @@ from events.models import Event, Person
 from movements import planner
 from movements.services import session_create
 from scoring import ladder as core
-from scoring import ladders, services, standings
+from scoring import standings
+from scoring.ladder import services as ladders
 from scoring.models import Ladder, LadderGrade, LadderRow, ScoreSheet, TablePlay
+from scoring.sheets import services
 from tests.factories import play_out, wait_until
 from tests.scoring.test_standings import random_sheet
 

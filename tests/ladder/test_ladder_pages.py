@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from events.models import Person
-from scoring import ladders
+from scoring.ladder import services as ladders
 from scoring.models import Ladder, LadderGrade, LadderRow
 from tests.ladder.test_ladder_db import played
 

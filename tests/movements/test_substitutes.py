@@ -11,7 +11,8 @@ from events import services as event_services
 from events.models import Entry, Round, Seat, Substitution
 from movements import seating
 from movements.services import seat_substitute, session_create
-from scoring import services, standings
+from scoring import standings
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, play_of, start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("en")]

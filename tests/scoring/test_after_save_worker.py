@@ -3,8 +3,10 @@ to date before anyone asks (the save itself returns without that work)."""
 
 import pytest
 
-from scoring import player_page, services, standings
+from scoring import standings
 from scoring.models import DealScore, SessionTotal
+from scoring.player import page as player_page
+from scoring.sheets import services
 from tests.factories import (
     THREE_DIAMONDS,
     deal_of,

@@ -9,7 +9,8 @@ from django.urls import reverse
 from events import dealing
 from events.models import Deal
 from events.services import event_set_results_public
-from scoring import services, solver
+from scoring import solver
+from scoring.sheets import services
 from tests.factories import deal_of, entry_at, finish, play_of, seat_players, start, wait_until
 
 pytestmark = [

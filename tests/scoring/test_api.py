@@ -5,8 +5,8 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from events.models import Event
-from scoring import services
 from scoring.models import Adjustment, ScoreSheet
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, play_out, sheet
 
 pytestmark = pytest.mark.django_db
@@ -226,7 +226,7 @@ def test_results_are_public_only_once_published(client, other_director, director
         assert client.get(url).status_code == (403 if url == urls[2] else 200), url
     assert post(client, f"/api/v1/events/{event.pk}/results-public/", {"public": True}).json() == {
         "public": True,
-        "deals": {"shown": 0, "total": 15},  # none played out yet (scoring.disclosure)
+        "deals": {"shown": 0, "total": 15},  # none played out yet (scoring.standings.disclosure)
     }
     mine = client.get(urls[1] + "&view=director").json()["standings"][0]
     assert mine["deals"] == 1 and mine["total"] == 50.0

@@ -1,4 +1,4 @@
-"""The auction of seed 004: valid and invalid call sequences (scoring/rules.check_auction)."""
+"""The auction of seed 004: valid and invalid call sequences (scoring.games.austrian.check_auction)."""
 
 import pytest
 from hypothesis import given, settings

@@ -12,11 +12,12 @@ from django.utils import translation
 from events.cards import check_deal, parse_card
 from events.catalogue import translated
 from events.models import BoxReport, DealVersion, Seat
-from scoring import boxes, compare, services, standings
+from scoring import compare, standings
 from scoring.compare.versions import Fouling, PlayAt, play_versions
-from scoring.console import console_state
+from scoring.console.board import console_state
 from scoring.games.austrian.messages import MESSAGES
 from scoring.models import DealScore, ScoreSheet, TablePlay
+from scoring.sheets import boxes, services
 from tests.factories import (
     THREE_DIAMONDS,
     THREE_DIAMONDS_FORM,

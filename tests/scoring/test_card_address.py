@@ -11,7 +11,7 @@ from django.urls import reverse
 from events import services as event_services
 from events.models import Seat
 from movements.services import seat_substitute
-from scoring import services
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, play_of, play_out
 
 pytestmark = pytest.mark.django_db

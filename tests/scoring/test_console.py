@@ -8,9 +8,9 @@ from django.urls import reverse
 
 from events import rounds
 from events.models import Event, Round
-from scoring import services
-from scoring.console import console_state
+from scoring.console.board import console_state
 from scoring.models import ScoreSheet
+from scoring.sheets import services
 from tests.console_board import board_doc
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, seat_players, sheet, start
 
@@ -210,7 +210,7 @@ def test_the_console_reads_a_fixed_number_of_queries_whatever_the_tables(
             services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_user=owner)
         _dispute(play_of(session, 1, 4))
     small, big = _room(session15), _room(session33)
-    # Seven, and the room's open box reports (scoring.boxes).
+    # Seven, and the room's open box reports (scoring.sheets.boxes).
     with django_assert_max_num_queries(8) as small_queries:
         small_state = console_state(small)
     with django_assert_max_num_queries(8) as big_queries:

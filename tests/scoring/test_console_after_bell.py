@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from events import rounds
 from events.models import Round
-from scoring import services
-from scoring.console import console_state
+from scoring.console.board import console_state
 from scoring.models import Proof
+from scoring.sheets import services
 from tests.console_board import board_doc
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, start
 

@@ -1,4 +1,4 @@
-"""The one rule of what anyone sees of a deal (scoring.disclosure, docs/game.md §4.5): its
+"""The one rule of what anyone sees of a deal (scoring.standings.disclosure, docs/game.md §4.5): its
 cards, talon, analysis and the other tables' results only once every table that plays it
 is done with it; a session's seed once every deal of it is; the director always."""
 
@@ -14,8 +14,9 @@ from events.models import Deal, Round, Session
 from events.services import event_set_results_public
 from movements import seating
 from movements.services import session_create
-from scoring import disclosure, services
 from scoring.models import Adjustment, DealsShown, TablePlay
+from scoring.sheets import services
+from scoring.standings import disclosure
 from tests.factories import THREE_DIAMONDS, deal_of, finish, play_of, play_out, seat_players
 from tests.public_pages import deal_urls, public_urls
 

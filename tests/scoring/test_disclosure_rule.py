@@ -1,4 +1,4 @@
-"""The rule of what anyone may see (``scoring.disclosure.may_see``, docs/game.md §4.5), over
+"""The rule of what anyone may see (``scoring.standings.disclosure.may_see``, docs/game.md §4.5), over
 every combination of who asks and the deal's state — and the states read from the rows,
 against an independent reading of random evenings.
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from scoring.disclosure import DealState, Part, Who, deal_state, may_see
+from scoring.standings.disclosure import DealState, Part, Who, deal_state, may_see
 
 S = DealState
 ALL = frozenset(Part)
@@ -136,8 +136,9 @@ def test_a_deal_is_played_out_once_every_table_holding_it_has_played_it(director
     from events import clockdoc
     from events.models import Round
     from events.services import event_create
-    from scoring import disclosure, services
     from scoring.models import Adjustment, Proof, ScoreSheet, TablePlay
+    from scoring.sheets import services
+    from scoring.standings import disclosure
     from tests.factories import THREE_DIAMONDS, entry_at, finish, play_of, seat_players
 
     # A fresh event for each example: the examples share one test's database.

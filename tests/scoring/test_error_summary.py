@@ -8,8 +8,8 @@ import re
 import pytest
 
 from events.models import PIN_DIGITS, Seat
-from scoring import services
 from scoring.models import ScoreSheet, TablePlay
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, THREE_DIAMONDS_FORM, deal_of, round_link
 
 pytestmark = pytest.mark.django_db

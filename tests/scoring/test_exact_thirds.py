@@ -10,9 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from events import services as event_services
-from scoring import services, standings
+from scoring import standings
 from scoring.compare import Artificial, ArtificialScores, matchpoints, neuberg
 from scoring.models import DealScore, TablePlay
+from scoring.sheets import services
+from scoring.standings import recompute
 from tests.factories import seat_players
 
 # Scores in thirds, halves, sixths and whole points, so that equal values written with
@@ -87,7 +89,7 @@ def test_whole_and_fractional_values_are_ranked_together():
     ],
 )
 def test_the_points_column_gets_the_settlement_rounded_once(value, kept):
-    assert standings._points(value) == kept
+    assert recompute._points(value) == kept
 
 
 SIX_MADE = {  # +16/3, −2/3, −14/3

@@ -29,8 +29,8 @@ from config.logmask import mask
 from events import rounds
 from events.cards import card_name, from_ppn
 from events.models import BoxReport, Deal, Round, Seat, Session
-from scoring import services
 from scoring.models import Proof, ScoreSheet
+from scoring.sheets import services
 from tests.factories import play_of, round_link, seat_players, start, varied_result
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from django.utils import timezone
 from events import dealing
 from events.models import Deal, Session
 from events.services import event_set_results_public
-from scoring import hand_records
+from scoring.hands import records as hand_records
 from tests.factories import play_out, seat_players
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,8 @@ from django.core.exceptions import ValidationError
 from events import services as event_services
 from events.models import Entry
 from movements.services import seat_substitute
-from scoring import services, standings
+from scoring import standings
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, play_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("en")]

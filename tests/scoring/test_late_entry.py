@@ -7,8 +7,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from events import rounds
 from events.models import Round
-from scoring import services
 from scoring.models import Proof, ScoreSheet, TablePlay
+from scoring.sheets import services
 from tests.factories import (
     THREE_DIAMONDS,
     deal_of,
@@ -31,7 +31,7 @@ def _fresh(play):
     return play_of(play.round.room.session, play.round.number, play.table.number)
 
 
-#: The phones (``scoring.device.device_hash``) a sheet is entered on without a PIN and
+#: The phones (``scoring.sheets.device.device_hash``) a sheet is entered on without a PIN and
 #: confirmed from: two phones, as the two-person rule asks of such an entry.
 TABLE_PHONE, OWN_PHONE = "table-phone", "own-phone"
 
@@ -210,7 +210,7 @@ def test_the_access_of_many_tables_is_read_in_a_fixed_number_of_queries(
 
 
 def test_the_console_marks_the_sheets_written_after_the_bell(play, client):
-    from scoring.console import console_state
+    from scoring.console.board import console_state
 
     start(play.round)
     services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_entry=entry_at(play, "N"))

@@ -13,7 +13,7 @@ link shows nothing of a later round, and once its round is over nothing of its o
 a phone nobody of that round has proven himself on («Тур окончен»). Only once the last table has written its last sheet
 does everything open, the seed with it.
 
-Which deals are played out is computed here independently of ``scoring.disclosure``: a
+Which deals are played out is computed here independently of ``scoring.standings.disclosure``: a
 deal is played out once every table-round that plays its set is in a round already played
 (every sheet of a played round is written in this test)."""
 
@@ -26,9 +26,9 @@ from django.urls import reverse
 from events import rounds
 from events.cards import SUIT_SYMBOLS, card_name, from_ppn, rank_of, suit_of
 from events.models import Deal, Entry, Round, Seat, Session
-from scoring import services
-from scoring.analysis import session_analyse
+from scoring.hands.analysis import session_analyse
 from scoring.models import ScoreSheet, TablePlay
+from scoring.sheets import services
 from tests.factories import play_of, round_link, seat_players, start, varied_result
 from tests.public_pages import deal_urls, public_urls
 

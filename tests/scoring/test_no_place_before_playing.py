@@ -7,7 +7,8 @@ from events import services as event_services
 from events.models import Seat
 from movements import planner
 from movements.services import session_create
-from scoring import services, standings
+from scoring import standings
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, play_of, play_out
 
 pytestmark = pytest.mark.django_db

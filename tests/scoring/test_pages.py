@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from events.models import Event
-from scoring import services
 from scoring.models import Adjustment, ScoreSheet
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, play_out, sheet, start
 
 pytestmark = pytest.mark.django_db
@@ -325,7 +325,7 @@ def test_publishing_opens_the_results_to_everyone(client, director, scored):
     client.logout()
     urls = _public_urls(scored)
     # Mid-session: the standings, the card and the files are public at once, but the
-    # traveller of a deal the other tables have still to play is not (scoring.disclosure).
+    # traveller of a deal the other tables have still to play is not (scoring.standings.disclosure).
     for url in urls:
         response = client.get(url)
         assert response.status_code == (403 if url in (urls[2], urls[7]) else 200), url

@@ -14,8 +14,8 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.utils import timezone
 
-from scoring import proof, services
 from scoring.models import PinFailures, Proof
+from scoring.sheets import proof, services
 from tests.factories import round_link, seat_at
 
 DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1

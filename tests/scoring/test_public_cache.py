@@ -1,4 +1,4 @@
-"""Issue 36: the public pages drawn once per change and shared (``scoring.public_cache``).
+"""Issue 36: the public pages drawn once per change and shared (``scoring.standings.public_cache``).
 
 A second anonymous request of any public page reads nothing from the database (at 25 and
 at 100 tables alike) and a tab that has it gets a 304; the copy changes as soon as a sheet
@@ -16,8 +16,8 @@ from django.urls import reverse
 from bench.bench_disclosure import build
 from events import clockdoc
 from events.services import event_set_results_public
-from scoring import services
 from scoring.models import Adjustment, ScoreSheet
+from scoring.sheets import services
 
 pytestmark = pytest.mark.django_db
 
@@ -300,7 +300,7 @@ class OthersBuilding:
 def test_a_change_is_built_once_the_others_get_the_last_copy_meanwhile(field, monkeypatch):
     from django.core.cache import cache
 
-    from scoring import public_cache
+    from scoring.standings import public_cache
 
     event, session, play, entry = field
     url = f"/e/{event.slug}/results/sessions/1/"

@@ -10,8 +10,8 @@ import pytest
 
 from events import rounds
 from events.models import Round, Seat
-from scoring import proof, services
 from scoring.models import Proof, ScoreSheet
+from scoring.sheets import proof, services
 from tests.factories import THREE_DIAMONDS, THREE_DIAMONDS_FORM, deal_of, play_of, round_link
 
 pytestmark = pytest.mark.django_db

@@ -447,8 +447,8 @@ def test_every_message_has_both_languages_in_the_one_catalogue():
     msgid, a Russian translation for every code, the same parameters in both."""
     import re
 
-    from scoring.games.austrian import MESSAGES
     from events.catalogue import translated
+    from scoring.games.austrian import MESSAGES
     from scoring.solver.messages import MESSAGES as SOLVER_MESSAGES
 
     for code, en in [*MESSAGES.items(), *SOLVER_MESSAGES.items()]:

@@ -7,8 +7,9 @@ from fractions import Fraction
 import pytest
 
 from events import services as event_services
-from scoring import services, standings
+from scoring import standings
 from scoring.models import DealScore, TablePlay
+from scoring.sheets import services
 from tests.factories import seat_players
 
 pytestmark = pytest.mark.django_db

@@ -15,11 +15,14 @@ from django.urls import reverse
 from events import dealing
 from events import services as event_services
 from events.models import Event
-from scoring import analysis, games, hand_records, services, solver
+from scoring import games, solver
 from scoring.games.austrian.play import position as austrian_position
 from scoring.games.common.play import ALL_PASS, Position
 from scoring.games.russian.play import position as russian_position
+from scoring.hands import analysis
+from scoring.hands import records as hand_records
 from scoring.models import TablePlay
+from scoring.sheets import services
 from scoring.solver import json_io
 from tests.factories import entry_at, play_out, seat_players
 

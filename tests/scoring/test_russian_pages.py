@@ -16,8 +16,9 @@ from openpyxl import load_workbook
 
 from events import services as event_services
 from events.models import Entry, Event
-from scoring import games, services
+from scoring import games
 from scoring.models import ScoreSheet, TablePlay
+from scoring.sheets import services
 from tests.factories import entry_at, play_out, round_link, seat_players, start
 from tests.test_english_pages import Reader
 
@@ -331,7 +332,7 @@ def test_the_russian_game_ranks_its_own_suits_whatever_the_events_austrian_setti
     """♠ < ♣ < ♦ < ♥ is the Russian game's (docs/game.md §9.2): an event that kept another
     Austrian suit order from before its game was chosen shows its hands and tables in the
     game's order, and its page does not list the Austrian settings."""
-    from scoring import hand_records
+    from scoring.hands import records as hand_records
 
     event = event_services.event_create(
         owner=director, name="Сочи с мастями", date="2026-12-05", game="sochi"

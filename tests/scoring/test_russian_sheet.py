@@ -11,8 +11,9 @@ from django.urls import reverse
 from events import rounds
 from events import services as event_services
 from events.models import Round
-from scoring import games, services
+from scoring import games
 from scoring.models import ScoreSheet
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS_FORM, play_of, round_link, seat_players
 
 pytestmark = pytest.mark.django_db

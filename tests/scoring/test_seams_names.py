@@ -12,8 +12,8 @@ from django.utils import translation
 
 from events.models import Deal, Session
 from events.services import event_set_results_public
-from scoring import services
 from scoring.models import TablePlay
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, play_of, play_out, round_link, seat_players
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from events import services as event_services
 from events.models import Event
-from scoring import services
+from scoring.sheets import services
 from tests.factories import (
     THREE_DIAMONDS,
     deal_of,

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils.timezone import localtime
 
-from scoring import services
 from scoring.models import Proof
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of, start
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from events.models import Event
-from scoring import services
 from scoring.models import Proof, ScoreSheet, ScoreSheetVersion, TablePlay
+from scoring.sheets import services
 from tests.factories import (
     THREE_DIAMONDS,
     deal_of,

@@ -10,8 +10,9 @@ import pytest
 
 from events.models import Event, Seat
 from movements.services import session_create
-from scoring import compare, services, standings
+from scoring import compare, standings
 from scoring.models import Adjustment, Deal, DealScore, ScoreSheet, SessionTotal, TablePlay
+from scoring.sheets import services
 from tests.factories import deal_of, entry_at, play_of, seat_at, sheet
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,8 @@ from events import services as event_services
 from events.models import Entry, Event, Round
 from movements import planner
 from movements.services import session_create
-from scoring import services, standings
+from scoring import standings
+from scoring.sheets import services
 from tests.factories import (
     THREE_DIAMONDS,
     deal_of,
@@ -137,7 +138,7 @@ def test_several_sessions_say_which_is_still_being_played(event, director):
 
 
 def test_rooms_of_different_lengths_and_a_session_without_rounds():
-    from scoring import progress
+    from scoring.console import progress
 
     assert progress.session_progress([(11, 2), (11, 3)], 1) == progress.SessionProgress(1, 2, 11)
     # The shorter room is done with the session once its own rounds are over.
@@ -149,7 +150,7 @@ def test_rooms_of_different_lengths_and_a_session_without_rounds():
 def test_the_progress_is_one_query_whatever_the_event(
     event, director, other_director, django_assert_num_queries
 ):
-    from scoring import progress
+    from scoring.console import progress
 
     small = seat_players(event, 15)
     big_event = event_services.event_create(owner=other_director, name="Большой", date="2026-12-07")
@@ -168,7 +169,7 @@ def test_the_progress_is_one_query_whatever_the_event(
 def test_a_public_page_that_shows_no_standing_reads_no_progress(
     session15, director, django_assert_num_queries
 ):
-    from scoring.public_access import base_context
+    from scoring.standings.public_access import base_context
 
     event = Event.objects.get(pk=session15.event_id)
     with django_assert_num_queries(1):  # the sessions, as before: the progress is lazy

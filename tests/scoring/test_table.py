@@ -8,8 +8,8 @@ from django.utils import translation
 
 from events import rounds
 from events.models import Round, Seat
-from scoring import services
 from scoring.models import ScoreSheet
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS_FORM, play_of, round_link
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring import services, standings
+from scoring import standings
 from scoring.models import Adjustment, DealScore
+from scoring.sheets import services
 from tests.factories import THREE_DIAMONDS, deal_of, entry_at, play_of
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """The table's pages keep its table, round, set and seats under the tokens that change with
-them (``scoring.views_table._table_state``): a phone's page, deal form, «Check» and «Save»
+them (``scoring.sheets.table_state._table_state``): a phone's page, deal form, «Check» and «Save»
 read them once per change, and every change that matters shows on the very next request —
 the round's clock, the director's access, a substitute, the seating, the table's sheets."""
 
@@ -11,8 +11,8 @@ from events import rounds
 from events import services as event_services
 from events.models import Round, Seat
 from movements.services import seat_substitute
-from scoring import services
 from scoring.models import Proof
+from scoring.sheets import services
 from tests.factories import play_of, round_link
 
 pytestmark = pytest.mark.django_db
@@ -45,9 +45,9 @@ def test_the_second_request_of_a_table_reads_none_of_its_table_round_set_or_seat
     # The table-round by its key (with its table, round, the next round and set, in one
     # query), its seats and the set's deals: three queries fewer; the sheet is still read,
     # and the deal's box (its talon, as another table may just have recorded it:
-    # scoring.boxes.deal_page), and whether the table has played the deal — the director's
+    # scoring.sheets.boxes.deal_page), and whether the table has played the deal — the director's
     # score here, or his showing the session's deals — which says if its talon may show
-    # (scoring.disclosure).
+    # (scoring.standings.disclosure).
     assert again == first - 3
     assert again == 3
 

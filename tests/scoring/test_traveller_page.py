@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from events.models import Event
-from scoring import services
 from scoring.models import TablePlay
+from scoring.sheets import services
 from tests.factories import (
     THREE_DIAMONDS,
     deal_of,
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _publish(event):
-    """Published after the session: every deal played out (scoring.disclosure)."""
+    """Published after the session: every deal played out (scoring.standings.disclosure)."""
     for session in event.sessions.all():
         play_out(session)
     Event.objects.filter(pk=event.pk).update(results_public=True)

@@ -11,8 +11,8 @@ from django.utils import translation
 
 from events import rounds
 from events.models import PIN_DIGITS, Entry, Round, Seat, new_pin
-from scoring import services
 from scoring.models import Proof, ScoreSheet
+from scoring.sheets import services
 from tests.console_board import board_doc
 from tests.factories import THREE_DIAMONDS_FORM, play_of, round_link
 
@@ -38,7 +38,7 @@ def _confirm(client, play, sheet, data):
     return client.post(round_link(play, f"sheets/{sheet.pk}/confirm/"), data)
 
 
-#: The service's refusals (scoring.services._check_second_person), as the page says them.
+#: The service's refusals (scoring.sheets.services._check_second_person), as the page says them.
 SAME_PHONE = (
     "This sheet was entered on this phone without a PIN, so it cannot be confirmed on the same "
     "phone: the player confirming uses his own page on his own phone, or the sheet is entered "

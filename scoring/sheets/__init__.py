@@ -1,0 +1,1 @@
+"""The write side of the sheets (docs/architecture.md): checking, recording and confirming a sheet, who may write, adjustments, the box's integrity, the proofs of a seat; the director's and the table's sheet pages and their addresses."""
