@@ -521,7 +521,7 @@ def on_the_phone(docs: list[dict]) -> dict | None:
     """The one document a player's phone shows, of his rooms' ``docs`` (sessions in order):
     the room running; with none, the latest that has played (until the next one starts its
     first round, its last «Конец тура!» is what he needs to see); before any has started,
-    his first. His seats (``scoring.player_page``) already say where he goes next."""
+    his first. His seats (``scoring.player.page``) already say where he goes next."""
     running = [d for d in docs if _running(d)]
     if running:
         return running[0]

@@ -2,7 +2,7 @@
 
 Under /t/ two keys: a table's (``Table.key``, the QR code on its card: the gate that asks
 «Кто вы?») and a table-round's (``TablePlay.key``, the round link: that one round's sheets,
-where the gate and a player's own page lead; ``scoring.views_table``).
+where the gate and a player's own page lead; ``scoring.sheets.table``).
 
 Both are opened from a phone by people who have no account and no business on the
 director's pages. A wrong or old key is a :class:`LinkNotFound` (a 404), shown by

@@ -80,7 +80,7 @@ PIN_DIGITS = 4
 
 def new_pin() -> str:
     """A player's personal PIN: four random digits. It proves him on the table's shared
-    device; wrong PINs are counted (``scoring.proof``), so four digits are enough."""
+    device; wrong PINs are counted (``scoring.sheets.proof``), so four digits are enough."""
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
@@ -350,7 +350,7 @@ class Entry(models.Model):
     )
     key = models.CharField(max_length=32, unique=True, default=new_private_key, editable=False)
     # Printed on his name card: typed on the table's device, it shows that he himself
-    # confirms (or enters) a sheet there (the two-person rule, scoring.proof).
+    # confirms (or enters) a sheet there (the two-person rule, scoring.sheets.proof).
     pin = models.CharField(_("PIN"), max_length=PIN_DIGITS, default=new_pin, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     #: The person of the register this player is (docs/register.md), linked only with the
@@ -786,7 +786,7 @@ class TablePlay(models.Model):
 
     class Access(models.TextChoices):
         """Whether the table's players may still write this round's sheets: by the clock
-        (``scoring.services.players_access``), or as the director decided."""
+        (``scoring.sheets.services.players_access``), or as the director decided."""
 
         CLOCK = "", _("by the clock")
         OPEN = "open", _("opened by the director")

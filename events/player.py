@@ -1,7 +1,7 @@
 """Where a player sits now and next: his room, the round on the clock and his two seats.
 
 Only the seating and the clock live here (events). The set each table plays is scoring's
-(``TablePlay``), so the phone's page is put together by ``scoring.player_page``, which calls
+(``TablePlay``), so the phone's page is put together by ``scoring.player.page``, which calls
 :func:`player_seats` and adds the sets; events never imports scoring.
 
 Every read is a fixed number of queries: his rooms, the first two rounds of the room not yet
@@ -72,7 +72,7 @@ def player_rooms(entry: Entry) -> list[Room]:
 class RoomSeating:
     """Every player's seats now and next in one room: what :func:`player_seats` picks from.
     Built once per change of the room's clock or seating and shared by the room's phones
-    (``scoring.player_page`` caches it with the sets filled in)."""
+    (``scoring.player.page`` caches it with the sets filled in)."""
 
     room: Room
     current: Round | None = None

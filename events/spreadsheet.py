@@ -1,6 +1,6 @@
 """Spreadsheet files — CSV and XLSX — written from one list of typed rows.
 
-The rows are built once, by whoever knows the data (``scoring.exports`` for the results,
+The rows are built once, by whoever knows the data (``scoring.standings.exports`` for the results,
 ``movements.cards`` for the session's grid and cards); each cell's Python type says what it
 is, and both writers read it the same way:
 

@@ -28,7 +28,7 @@ of its own: it takes the session those pages open, or a token), whose first back
   longer, and answers 429 (``events.views.login_locked``).
 
 The PINs of the table's phone keep their own counters, in the database too
-(``scoring.proof``, ``scoring.models.PinFailures``).
+(``scoring.sheets.proof``, ``scoring.models.PinFailures``).
 """
 
 from __future__ import annotations

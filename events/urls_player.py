@@ -1,5 +1,5 @@
 """Events' part of the player's private link: the clock document and the QR code. The page
-and its seat fragment show sets and figures, so they are scoring's; ``scoring.urls_player``
+and its seat fragment show sets and figures, so they are scoring's; ``scoring.player.urls``
 serves all of them under the ``player`` namespace (config/urls.py includes that one)."""
 
 from django.urls import path

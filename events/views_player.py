@@ -1,7 +1,7 @@
 """A player's private pages (/p/<key>/): no account, the unguessable key is the pass.
 
 Events serves the clock document and the QR code; the page and its seat fragment show sets
-and figures, so they are ``scoring.views_player`` (events never imports scoring).
+and figures, so they are ``scoring.player.views`` (events never imports scoring).
 """
 
 from django.http import HttpResponse, JsonResponse
