@@ -81,6 +81,8 @@ class EventForm(forms.ModelForm):
         for name in ("ten", "responsibility"):
             choices = [c for c in self.fields[name].choices if c[0]]
             self.fields[name].choices = [("", default), *choices]
+        # The games the scoring side registered, read now (a game registered later counts).
+        self.fields["game"].choices = gamesettings.choices()
         defaults = {
             game: {"ten": options["ten"], "responsibility": options["responsibility"]}
             for game, options in gamesettings.all_option_defaults().items()

@@ -1,6 +1,7 @@
-"""What the events layer needs of an event's game, each game saying it itself: the lines its
-page lists of the game's settings (the director's event page) and its options' defaults
-(``ten``, ``responsibility``, … — None for a game with no options). The scoring side, which
+"""What the events layer needs of an event's game, each game saying it itself: its name as
+the pages show it, the games an event may play (``Event.game``'s choices), the lines its page
+lists of the game's settings (the director's event page) and its options' defaults (``ten``,
+``responsibility``, … — None for a game with no options). The scoring side, which
 knows the games (``scoring.games``, the one source) and which this layer does not import,
 registers each game in its ``AppConfig.ready``; the events layer asks here and never which
 game it is (docs/architecture.md, «Adding a game»)."""
@@ -12,16 +13,44 @@ Describe = Callable[[object], list[tuple[str, str]]]
 
 _DESCRIBE: dict[str, Describe] = {}
 _DEFAULTS: dict[str, dict[str, object]] = {}
+_LABELS: dict[str, object] = {}
 
 
-def register(game: str, describe: Describe, defaults: Mapping[str, object] | None = None) -> None:
-    """The lines ``describe(event)`` lists for the events of ``game``, and its options'
-    defaults (none: a game with no options)."""
+def register(
+    game: str,
+    describe: Describe,
+    defaults: Mapping[str, object] | None = None,
+    label: object = None,
+) -> None:
+    """Make ``game`` one an event may play: its name on the pages (``label``, lazily
+    translated; the game's own name without one), the lines ``describe(event)`` lists for
+    its events, and its options' defaults (none: a game with no options)."""
+    _LABELS[game] = label if label is not None else game
     _DESCRIBE[game] = describe
     if defaults:
         _DEFAULTS[game] = dict(defaults)
     else:
         _DEFAULTS.pop(game, None)
+
+
+def unregister(game: str) -> None:
+    """Forget ``game`` (a test's toy game)."""
+    for table in (_LABELS, _DESCRIBE, _DEFAULTS):
+        table.pop(game, None)
+
+
+def choices() -> list[tuple[str, object]]:
+    """The games an event may play, as ``Event.game``'s choices, in the order registered."""
+    return list(_LABELS.items())
+
+
+def known(game: str) -> bool:
+    return game in _LABELS
+
+
+def label(game: str) -> str:
+    """The game's name as the pages show it, in the request's language."""
+    return str(_LABELS.get(game, game))
 
 
 def option_defaults(game: str) -> dict[str, object] | None:

@@ -85,13 +85,15 @@ def new_pin() -> str:
 
 
 class Game(models.TextChoices):
-    """The game an event plays (docs/game.md §9): the seed's Austrian game, or the Russian
-    game of the «Кодекс преферанса» in one of its conventions."""
+    """The names of the games the app registers today (docs/game.md §9), for the code and
+    the tests: the seed's Austrian game (an event's default), or the Russian game of the
+    «Кодекс преферанса» in one of its conventions. Which games an event may play, and their
+    names on the pages, are the games' own (``scoring.games`` → ``events.gamesettings``)."""
 
-    AUSTRIAN = "austrian", _("Austrian (pot)")
-    SOCHI = "sochi", pgettext_lazy("russian game", "Sochi")
-    LENINGRAD = "leningrad", pgettext_lazy("russian game", "Leningrad")
-    ROSTOV = "rostov", pgettext_lazy("russian game", "Rostov")
+    AUSTRIAN = "austrian"
+    SOCHI = "sochi"
+    LENINGRAD = "leningrad"
+    ROSTOV = "rostov"
 
 
 class Ten(models.TextChoices):
@@ -178,7 +180,10 @@ class Event(models.Model):
     average_minus = models.PositiveSmallIntegerField(
         _("average minus, %"), default=40, validators=[MaxValueValidator(100)]
     )
-    game = models.CharField(_("game"), max_length=20, choices=Game.choices, default=Game.AUSTRIAN)
+    # The games the scoring side registers (events.gamesettings: scoring.games, the one door).
+    game = models.CharField(
+        _("game"), max_length=20, choices=gamesettings.choices, default=Game.AUSTRIAN
+    )
     # The Russian game's options; an Austrian event keeps them empty. Left empty for a
     # Russian event, they take the convention's default (``events.gamesettings``) when it is saved.
     ten = models.CharField(
@@ -266,7 +271,7 @@ class Event(models.Model):
     def game_line(self) -> str:
         """The game and its options in one line, in the language of the request:
         «Сочи · 10 проверяется · ответственность полная», «Австрийский (котёл)»."""
-        parts = [str(Game(self.game).label)]
+        parts = [gamesettings.label(self.game)]
         if self._option_defaults() is not None:
             rules = self.game_rules()
             parts += [
@@ -280,7 +285,7 @@ class Event(models.Model):
     def _fill_game_options(self) -> None:
         """An Austrian event keeps no Russian options; a Russian one has every option,
         the convention's default where none was chosen."""
-        if self.game not in Game.values:
+        if not gamesettings.known(self.game):
             return  # the field's own check names it
         defaults = self._option_defaults()
         if defaults is None:

@@ -15,5 +15,8 @@ class ScoringConfig(AppConfig):
 
         for convention, game in games.GAMES.items():
             gamesettings.register(
-                convention, game.sheets.settings_lines, game.defaults.get(convention)
+                convention,
+                game.sheets.settings_lines,
+                game.defaults.get(convention),
+                game.sheets.label(convention),
             )

@@ -136,6 +136,11 @@ class SheetGame(ABC):
         the event's own setting where the game has one."""
         return event.suit_order
 
+    def label(self, convention: str):
+        """The game's (convention's) name as the pages show it, lazily translated: what the
+        event's form offers and its pages name (``events.gamesettings``)."""
+        return convention
+
     def settings_lines(self, event) -> list[tuple[str, str]]:
         """The event page's lines of the game's settings (``events.gamesettings``): the
         scoring method; a game with settings of its own adds them."""

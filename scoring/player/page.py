@@ -38,8 +38,8 @@ from events.player import Place, PlayerSeats, RoomSeating, pick_seating, room_se
 from events.services import last_substitution
 from scoring import standings
 from scoring.models import DealScore, ScoreSheet, TablePlay
-from scoring.sheets.display import figure_unit
 from scoring.sheets.access import EntryPlay, entry_open_plays, entry_plays
+from scoring.sheets.display import figure_unit
 from scoring.standings import disclosure, public_cache
 
 

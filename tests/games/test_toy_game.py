@@ -8,10 +8,8 @@ outside its folder.
 The rules (``tests.games.toy``): the declarer names 6 to 10 tricks; made, he scores twice
 his tricks, down −10; each defender scores his own tricks.
 
-Where the app still asks a game's name instead of its game, the test works around it here,
-in the fixture ``still_asks_the_name`` only, and a test marked ``xfail`` shows each place
-as it is: when the app stops asking, that test passes — and fails, being strict, until its
-workaround is taken out."""
+The events layer knows the toy only by what it registered (``events.gamesettings``): its
+name on the pages, the event's choice of game, its page's lines."""
 
 from __future__ import annotations
 
@@ -27,7 +25,6 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from events import gamesettings
-from events import models as event_models
 from events.catalogue import translated
 from events.models import Event, Seat
 from scoring import games
@@ -58,46 +55,22 @@ def _templates_with_the_toys() -> list[dict]:
 @pytest.fixture
 def toy_game():
     """The toy registered in the one door (``scoring.games.register``) and in the events
-    layer's hook for its event page (``events.gamesettings.register``, which the app fills
-    in its ``ready()`` only), its templates found; all of it undone after the test, so that
-    no other test sees a third game."""
+    layer's hook (``events.gamesettings.register``: its name, its event page's lines — what
+    the app does for its games in ``ready()``), its templates found; all of it undone after
+    the test, so that no other test sees a third game."""
     games.register(TOY)
-    gamesettings.register(core.NAME, TOY.sheets.settings_lines)
+    gamesettings.register(core.NAME, TOY.sheets.settings_lines, label=TOY.sheets.label(core.NAME))
     try:
         with override_settings(TEMPLATES=_templates_with_the_toys()):
             yield TOY
     finally:
         games.unregister(TOY)
-        # events.gamesettings has register() and no unregister(): its table, by hand.
-        for table in ("_DESCRIBE", "_DEFAULTS"):
-            getattr(gamesettings, table, {}).pop(core.NAME, None)
-
-
-def _named_game_line(original):
-    """``Event.game_line`` that, for a game ``events.models.Game`` does not list, says the
-    game's name instead of raising."""
-
-    def game_line(self):
-        if self.game in event_models.Game.values:
-            return original(self)
-        return self.game
-
-    return game_line
+        gamesettings.unregister(core.NAME)
 
 
 @pytest.fixture
-def still_asks_the_name(monkeypatch):
-    """The workarounds of the places that still ask a game's name (each shown as it is by
-    an ``xfail`` test at the end of the module)."""
-    # events/models.py, Event.game_line: «Game(self.game).label», the label of the events
-    # layer's own list of games (TextChoices): ValueError for any other registered game, on
-    # the scorer form (scoring/sheets/scorer.py) and every page that names the game.
-    monkeypatch.setattr(Event, "game_line", _named_game_line(Event.game_line))
-
-
-@pytest.fixture
-def toy_play(toy_game, still_asks_the_name, director):
-    """An event of the toy game (by the ORM: ``Event.game`` offers the app's games only) and
+def toy_play(toy_game, director):
+    """An event of the toy game and
     a session of 15 players in one room of five tables of three (the planner has no movement
     for one table alone), its first round on the clock: table 1 plays the toy."""
     event = Event.objects.create(
@@ -322,27 +295,23 @@ def test_every_page_of_a_toy_event_answers(director_client, director, toy_play):
     assert "S: игрушка 6" in csv and "Очки игрушки" in csv
 
 
-# --- what still asks a game's name (each worked around in ``still_asks_the_name``) ----------
+# --- an event of the toy game, through the events layer's own doors ----------------------
 
 
-@pytest.mark.xfail(
-    raises=ValueError,
-    strict=True,
-    reason="events/models.py Event.game_line: Game(self.game).label, the events layer's own "
-    "list of games — a 500 on the scorer form and every page that names the game",
-)
 def test_an_events_game_line_names_any_registered_game(toy_game, director):
     event = Event(owner=director, name="Игрушка", date=datetime.date(2026, 12, 5), game="toy")
-    assert event.game_line()
+    assert event.game_line() == str(TOY.sheets.label(core.NAME))
 
 
-@pytest.mark.xfail(
-    raises=ValidationError,
-    strict=True,
-    reason="events/models.py Event.game: choices=Game.choices (the events layer's own list) — "
-    "the event's form, events.services.event_create/event_update and the API refuse a toy "
-    "event, even a change of its name",
-)
 def test_an_event_may_play_any_registered_game(toy_game, director):
     event = Event(owner=director, name="Игрушка", date=datetime.date(2026, 12, 5), game="toy")
     event.full_clean()
+    event.save()
+    assert event.get_game_display() == str(TOY.sheets.label(core.NAME))
+
+
+def test_a_game_unregistered_is_no_choice(director):
+    event = Event(owner=director, name="Игрушка", date=datetime.date(2026, 12, 5), game="toy")
+    with pytest.raises(ValidationError) as refused:
+        event.full_clean()
+    assert "game" in refused.value.message_dict

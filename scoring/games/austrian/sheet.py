@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from events.boards import deal_label
 from scoring.games import austrian as rules
@@ -96,6 +97,9 @@ def essence(deal: rules.Deal) -> dict:
 
 
 class AustrianSheets(SheetGame):
+    def label(self, convention):
+        return gettext_lazy("Austrian (pot)")
+
     input_fields = ("declarer", "contract", "trump", "defenders", "tricks", "auction", "talon")
     talon_contracts = ("one", "two", "three", "four")
 

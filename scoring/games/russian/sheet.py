@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
 
 from events.boards import TABLE_ORDER
 from scoring.games import russian
@@ -54,7 +54,18 @@ def essence(deal: russian.Deal) -> dict:
     return found
 
 
+#: The conventions' names (the same msgids as the Russian core's words).
+CONVENTION_LABELS = {
+    "sochi": pgettext_lazy("russian game", "Sochi"),
+    "leningrad": pgettext_lazy("russian game", "Leningrad"),
+    "rostov": pgettext_lazy("russian game", "Rostov"),
+}
+
+
 class RussianSheets(SheetGame):
+    def label(self, convention):
+        return CONVENTION_LABELS[convention]
+
     input_fields = ("declarer", "contract", "defenders", "tricks", "auction", "talon")
     talon_contracts = (*(b.code for b in russian.BIDS),)
 

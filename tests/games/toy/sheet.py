@@ -33,6 +33,9 @@ def essence(deal: core.Deal) -> dict:
 class ToySheets(SheetGame):
     input_fields = ("declarer", "contract", "tricks")
 
+    def label(self, convention):
+        return "Игрушка"
+
     def request(self, event, deal, entered, *, earlier=None):
         layout = layout_fields(deal, entered, seats_needed=lambda data: True)
         return entered | {"rules": event.game_rules()} | layout
