@@ -178,7 +178,7 @@ SOCHI = {"game": "sochi"}
 
 
 def test_russian_positions_notrump_misere_and_the_talon():
-    """The literal positions of tests/scoring/test_solver_russian.py, through the command."""
+    """The literal positions of tests/scoring/solver/test_solver_russian.py, through the command."""
     positions = [
         # БК: N cashes SA and S7, the others discard; first hand E would cash his hearts.
         {

@@ -13,7 +13,7 @@ from scoring.games.russian import deal_from_json as russian_deal
 from scoring.ladder.views import _events
 from scoring.models import Ladder
 from tests.factories import seat_players
-from tests.games.russian_helpers import sheet
+from tests.games.russian.russian_helpers import sheet
 
 pytestmark = pytest.mark.django_db
 

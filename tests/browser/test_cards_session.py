@@ -15,7 +15,8 @@ from playwright.sync_api import expect
 
 from events import cards
 from events.models import DealVersion, Entry, Seat
-from scoring import rules, solver
+from scoring import solver
+from scoring.games import austrian as rules
 from scoring.models import Deal, ScoreSheet, TablePlay
 from scoring.sheets import services
 from tests.browser.helpers import drawn_event, new_laptop, new_phone

@@ -15,7 +15,8 @@ import pytest
 from playwright.sync_api import expect
 
 from events.models import Entry, Round, Seat
-from scoring import compare, rules
+from scoring import compare
+from scoring.games import austrian as rules
 from scoring.models import Deal, ScoreSheet, TablePlay
 from scoring.sheets import display
 from tests.browser.a11y import check_page

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from events import services as event_services
 from events.models import Entry, Seat
-from scoring import rules
+from scoring.games import austrian as rules
 from scoring.models import TablePlay
 from scoring.sheets import services
 from tests.browser.helpers import drawn_event, new_laptop

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.factories import entry_at
-from tests.scoring.test_russian_hand_records import SochiDealt, _solved
+from tests.scoring.hands.test_russian_hand_records import SochiDealt, _solved
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -20,7 +20,7 @@ from scoring.ladder import services as ladders
 from scoring.models import Ladder, LadderGrade, LadderRow, ScoreSheet, TablePlay
 from scoring.sheets import services
 from tests.factories import play_out, wait_until
-from tests.scoring.test_standings import random_sheet
+from tests.scoring.standings.test_standings import random_sheet
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from movements import planner
 from movements.services import session_create
 from scoring import standings
 from tests.factories import seat_players
-from tests.scoring.test_standings import expected_figures, fill
+from tests.scoring.standings.test_standings import expected_figures, fill
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 
 from scoring.games.russian import InvalidInput, deal_from_json
 from scoring.games.russian.names import read_contract
-from tests.games.russian_helpers import codes, sheet
+from tests.games.russian.russian_helpers import codes, sheet
 
 TWO = {"E": "whist", "S": "whist"}
 MADE = {"N": 6, "E": 3, "S": 1}

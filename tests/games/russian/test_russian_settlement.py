@@ -8,7 +8,7 @@ import pytest
 
 from events.boards import Seat
 from scoring.games.russian import Deal, Rules, balance, misses, settle, settle_json
-from tests.games.russian_helpers import answer, sheet
+from tests.games.russian.russian_helpers import answer, sheet
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 TWO = {"E": "whist", "S": "whist"}

@@ -6,7 +6,7 @@ import pytest
 from events.boards import Seat
 from scoring.games.russian import MISERE, PASSED, Call, Contract, check_auction
 from scoring.games.russian.auction import _refusal
-from tests.games.russian_helpers import codes, sheet
+from tests.games.russian.russian_helpers import codes, sheet
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 NES = (N, E, S)

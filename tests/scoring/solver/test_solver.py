@@ -379,7 +379,7 @@ print(solve({"N": hand("S7", "C7"), "E": hand("SK", "CK"), "S": hand("SQ", "CQ")
 
 
 def test_without_numba_the_same_engine_runs_as_plain_python():
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     done = subprocess.run(
         [sys.executable, "-W", "error::RuntimeWarning", "-c", WITHOUT_NUMBA],
         cwd=root,
