@@ -25,7 +25,9 @@ from scoring.standings.traveller_note import pockets_of
 def _standing_json(rows) -> list[dict]:
     return [
         {
-            "rank": row.rank,
+            # The place every page writes (standings.Placed): none until a deal of his is
+            # scored — a rank everyone without a deal shares («1–21») says nothing.
+            "rank": row.rank if row.placed else None,
             "entry": row.entry.pk,
             "number": row.number,
             "name": row.name,
@@ -111,7 +113,8 @@ class _PublicResult(APIView):
 class Standings(_PublicResult):
     @extend_schema(
         description="The standing (the event's, or one session's), best first; ties share "
-        "the rank («3–4»); «total» to 4 decimals. «total» and «deals» count only the deals "
+        "the rank («3–4»); «rank» is null for a player with no deal scored yet (the pages "
+        "say «—»); «total» to 4 decimals. «total» and «deals» count only the deals "
         "played out, as the public pages do (docs/game.md §4.4); the event's director "
         "reads every deal with «?view=director»." + GAME_HELP,
         responses=None,

@@ -147,7 +147,14 @@ class PlaySerializer(serializers.ModelSerializer):
     round_state = serializers.CharField(source="round.state")
     table = serializers.IntegerField(source="table.number")
     set = serializers.IntegerField(source="board_set.number")
-    deals = serializers.SerializerMethodField()
+    set_label = serializers.CharField(
+        source="board_set.label",
+        help_text="the set as every page names it («4», or «A4» in a session of two families)",
+    )
+    deals = serializers.SerializerMethodField(
+        help_text="each deal of the set: its number, its label as every page names it "
+        "(«4.1», «A4.1»), its active seats and first hand"
+    )
     players = serializers.SerializerMethodField(
         help_text="may the table's players enter and confirm its sheets now (the table's "
         "page asks the same): open, late (after the round's end), the director's access "
@@ -164,6 +171,7 @@ class PlaySerializer(serializers.ModelSerializer):
             "round_state",
             "table",
             "set",
+            "set_label",
             "deals",
             "late",
             "players",
@@ -171,7 +179,12 @@ class PlaySerializer(serializers.ModelSerializer):
 
     def get_deals(self, play) -> list[dict]:
         return [
-            {"number": d.number, "active_seats": d.active_seats, "first_hand": d.first_hand}
+            {
+                "number": d.number,
+                "label": d.code,
+                "active_seats": d.active_seats,
+                "first_hand": d.first_hand,
+            }
             for d in play.board_set.deals.all()
         ]
 

@@ -170,7 +170,28 @@ def test_another_directors_sheet_is_not_found(other_client, event, play, directo
 def test_plays_list_the_tables_sets_and_deals(director_client, event):
     plays = director_client.get(f"/api/v1/events/{event.pk}/plays/", {"round": 1}).json()
     assert len(plays) == 5
-    assert plays[0]["deals"][0] == {"number": 1, "active_seats": "NES", "first_hand": "N"}
+    first = plays[0]
+    # The set and its deals named as every page names them (events.boards: one place).
+    assert first["set_label"] == str(first["set"])
+    assert first["deals"][0] == {
+        "number": 1,
+        "label": f"{first['set']}.1",
+        "active_seats": "NES",
+        "first_hand": "N",
+    }
+
+
+def test_the_api_gives_no_rank_before_a_deal_is_scored(director_client, director, event, play):
+    """Where the pages say «—», the API says null: a rank everyone without a deal shares
+    («1–15») says nothing (standings.Placed, one source)."""
+    url = f"/api/v1/events/{event.pk}/standings/?view=director"
+    rows = director_client.get(url).json()["standings"]
+    assert rows and all(row["rank"] is None and row["deals"] == 0 for row in rows)
+    services.sheet_record(play, deal_of(play, 1), THREE_DIAMONDS, by_user=director)
+    rows = director_client.get(url).json()["standings"]
+    placed = [row for row in rows if row["deals"]]
+    assert placed and all(row["rank"] for row in placed)
+    assert all(row["rank"] is None for row in rows if not row["deals"])
 
 
 def test_adjustments_are_created_listed_and_deleted(director_client, event, play):
