@@ -56,7 +56,15 @@ class SheetGame(ABC):
     @abstractmethod
     def result(self, parsed, settlement) -> dict:
         """The stored ``result`` JSON: ``scores`` per seat (exact), ``failed``, ``sheet``
-        (the essence), and the game's own figures."""
+        (the essence), and the game's own figures. A game other than the default one also
+        keeps its ``rules`` with their ``game`` there: that is how a stored result names its
+        game (``scoring.games.of_result``) to the pages and files that read it."""
+
+    def talon(self, parsed) -> tuple[int, ...] | None:
+        """The talon the sheet records (card numbers), compared with the deal's known one
+        when the sheet is saved (``scoring.sheets.boxes``); None for a sheet without one —
+        and for a game whose sheets never record it."""
+        return getattr(parsed, "talon", None)
 
     @abstractmethod
     def essence(self, parsed) -> dict:

@@ -130,7 +130,7 @@ def sheet_check(
         raise problems_error(error.problems, entered, deal) from None
     # The talon against the deal's known talon (docs/game.md §2.7): on its own field.
     if talon:
-        boxes.talon_problem(play, deal, parsed.talon, by_director=by_director)
+        boxes.talon_problem(play, deal, game.talon(parsed), by_director=by_director)
     result = game.result(parsed, settlement)
     return Checked(
         data=_plain(entered), deal=parsed, settlement=settlement, result=result, game=game

@@ -97,6 +97,8 @@ def scorer_problems(form) -> list[Problem]:
         if name != "__all__" and name not in shown:
             problems += [Problem(FORM_ERRORS_ID, m) for m in _texts(errors)]
     for name in _ORDER:
+        if name not in form.fields and name not in _GROUPS:
+            continue  # a field this game's form does not have (the toy has no auction)
         if name in _GROUPS:
             method, legend = _GROUPS[name]
             seats = getattr(form, method)()

@@ -147,6 +147,7 @@ def test_one_toy_deal_through_the_table_the_director_and_the_standings(director_
     assert 'id="toy-sheet"' in html and 'name="tricks_S"' in html
     assert '<option value="7">игрушка 7</option>' in html
     assert 'name="trump"' in html and 'type="hidden"' in html  # no trump of its own
+    assert 'name="auction"' not in html  # no auction: the form has none, nor the page
 
     # A broken rule is the toy core's, named on its field; nothing is stored.
     wrong = client.post(

@@ -18,6 +18,8 @@ class ToyForm(SheetForm):
     contract = forms.ChoiceField(required=False)
     # No trump in the toy: kept empty so that the pages that walk the sheet's fields find it.
     trump = forms.CharField(required=False, widget=forms.HiddenInput)
+    # No auction in the toy: the form leaves the field out, and the page with it.
+    auction = None
 
     def word(self, value) -> str:
         return TOY.word(value)
