@@ -33,9 +33,6 @@ class DateInput(forms.DateInput):
         super().__init__(format="%Y-%m-%d", **kwargs)
 
 
-#: The Austrian game's own fields: the Russian game has no pot and no stake per deal, and
-#: its suits rank ♠ < ♣ < ♦ < ♥ always (docs/game.md §9.2).
-AUSTRIAN_FIELDS = ("pot_rule", "stake", "suit_order")
 #: Short labels of the suit orders (the model's say «(spades lowest)» too): a select shows
 #: one line, and at 360 px the long one is cut. The field's help says how to read them.
 SUIT_ORDER_LABELS = {
@@ -52,8 +49,9 @@ POT_RULE_LABELS = {
 
 class EventForm(forms.ModelForm):
     """The event's settings. The page groups them: what every event has, then the game with
-    the Austrian game's fields and the Russian game's options (templates/director/
-    event_form.html; static/js/game_options.js shows only the chosen game's)."""
+    each game's own part (its fields, as the game registered them: ``events.gamesettings``;
+    templates/director/event_form.html; static/js/game_options.js shows only the chosen
+    game's)."""
 
     class Meta:
         model = Event
@@ -87,9 +85,7 @@ class EventForm(forms.ModelForm):
             game: {"ten": options["ten"], "responsibility": options["responsibility"]}
             for game, options in gamesettings.all_option_defaults().items()
         }
-        self.fields["game"].widget.attrs.update(
-            {"data-game-defaults": json.dumps(defaults), "data-austrian": _DEFAULT_GAME}
-        )
+        self.fields["game"].widget.attrs["data-game-defaults"] = json.dumps(defaults)
         for name in GAME_FIELDS[1:]:
             self.fields[name].widget.attrs["data-game-option"] = ""
         self.fields["suit_order"].choices = [
@@ -117,14 +113,23 @@ class EventForm(forms.ModelForm):
 
     def common_fields(self) -> list:
         """Every event's fields, whatever its game."""
-        grouped = set(GAME_FIELDS) | set(AUSTRIAN_FIELDS)
+        grouped = {"game"} | {name for part, _games in gamesettings.parts() for name in part.fields}
         return [f for f in self.visible_fields() if f.name not in grouped]
 
-    def austrian_fields(self) -> list:
-        return self._bound(AUSTRIAN_FIELDS)
-
-    def russian_fields(self) -> list:
-        return self._bound(GAME_FIELDS[1:])
+    def game_parts(self) -> list[dict]:
+        """Each game's own part of the form (``events.gamesettings.parts``, as the games
+        registered them): its group's id, legend and help, its fields, and the conventions
+        that show it (static/js/game_options.js hides the others')."""
+        return [
+            {
+                "id": part.id,
+                "legend": part.legend,
+                "help": part.help,
+                "fields": self._bound(part.fields),
+                "games": " ".join(games),
+            }
+            for part, games in gamesettings.parts()
+        ]
 
     def clean_game(self):
         return self.cleaned_data.get("game") or self.instance.game or _DEFAULT_GAME

@@ -19,4 +19,5 @@ class ScoringConfig(AppConfig):
                 game.sheets.settings_lines,
                 game.defaults.get(convention),
                 game.sheets.label(convention),
+                game.sheets.event_part(),
             )

@@ -144,6 +144,11 @@ class SheetGame(ABC):
         the event's own setting where the game has one."""
         return event.suit_order
 
+    def event_part(self):
+        """The game's own part of the event's form (``events.gamesettings.Part``): the
+        ``Event`` fields only its events use; None for a game with none."""
+        return None
+
     def label(self, convention: str):
         """The game's (convention's) name as the pages show it, lazily translated: what the
         event's form offers and its pages name (``events.gamesettings``)."""

@@ -1,23 +1,21 @@
-// The event form's game (templates/director/event_form.html): the Russian game's options
-// are shown only for a Russian convention, the Austrian game's fields (pot, stake, suit
-// order) only for the Austrian game, and choosing a convention sets its defaults (the
-// select's data-game-defaults). Without JavaScript both groups stay shown, each saying
-// which game it is for; the options at «as the convention has it», and the server fills
-// the convention's defaults in.
+// The event form's game (templates/director/event_form.html): each game's own part (its
+// fieldset's data-games: the conventions that show it) is shown only when one of them is
+// chosen, and choosing a convention sets its defaults (the select's data-game-defaults).
+// Without JavaScript every part stays shown, each saying which game it is for; the options
+// at «as the convention has it», and the server fills the convention's defaults in.
 (function () {
   "use strict";
   var game = document.querySelector("select[data-game-defaults]");
-  var options = document.getElementById("game-options");
-  var austrianOptions = document.getElementById("austrian-options");
-  if (!game || !options) return;
+  if (!game) return;
+  var parts = Array.prototype.slice.call(document.querySelectorAll(".game-part[data-games]"));
   var defaults = JSON.parse(game.getAttribute("data-game-defaults"));
-  var austrian = game.getAttribute("data-austrian");
   var form = game.form;
 
   // Hidden, a game's fields are still sent: they keep their values (the form needs them).
   function show() {
-    options.hidden = game.value === austrian;
-    if (austrianOptions) austrianOptions.hidden = game.value !== austrian;
+    parts.forEach(function (part) {
+      part.hidden = part.getAttribute("data-games").split(" ").indexOf(game.value) < 0;
+    });
   }
 
   // Every option to the convention's default; ``blankOnly``: only those left at «as the

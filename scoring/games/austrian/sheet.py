@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from events.boards import deal_label
+from events.gamesettings import Part
 from scoring.games import austrian as rules
 from scoring.games.sheets import SheetGame, lang, layout_fields
 
@@ -99,6 +100,17 @@ def essence(deal: rules.Deal) -> dict:
 class AustrianSheets(SheetGame):
     def label(self, convention):
         return gettext_lazy("Austrian (pot)")
+
+    def event_part(self):
+        return Part(
+            id="austrian-options",
+            legend=gettext_lazy("Austrian preference"),
+            help=gettext_lazy(
+                "For the Austrian game only: the Russian one counts in whists, has no pot, "
+                "and its suits always rank ♠ < ♣ < ♦ < ♥."
+            ),
+            fields=("pot_rule", "stake", "suit_order"),
+        )
 
     input_fields = ("declarer", "contract", "trump", "defenders", "tricks", "auction", "talon")
     talon_contracts = ("one", "two", "three", "four")

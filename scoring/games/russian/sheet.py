@@ -14,9 +14,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from events.boards import TABLE_ORDER
+from events.gamesettings import Part
 from scoring.games import russian
 from scoring.games.russian import Defence, Outcome
 from scoring.games.sheets import SheetGame, lang, layout_fields, preview_rows
@@ -65,6 +66,16 @@ CONVENTION_LABELS = {
 class RussianSheets(SheetGame):
     def label(self, convention):
         return CONVENTION_LABELS[convention]
+
+    def event_part(self):
+        return Part(
+            id="game-options",
+            legend=gettext_lazy("Russian preference"),
+            help=gettext_lazy(
+                "For Sochi, Leningrad and Rostov only; each convention fills in its own."
+            ),
+            fields=("ten", "responsibility", "stalingrad"),
+        )
 
     input_fields = ("declarer", "contract", "defenders", "tricks", "auction", "talon")
     talon_contracts = (*(b.code for b in russian.BIDS),)
