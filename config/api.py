@@ -13,7 +13,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from events import api as events_api
-from events import api_register, links
+from events import api_register, api_staff, links
 
 
 def exception_handler(exc, context):
@@ -70,6 +70,12 @@ urlpatterns = [
     path("v1/", include(events_api.nested_urls)),
     path("v1/", include("movements.api_urls")),
     path("v1/", include("scoring.api.urls")),
+    path("v1/events/<int:event_pk>/staff/", api_staff.StaffList.as_view(), name="event-staff"),
+    path(
+        "v1/events/<int:event_pk>/staff/<str:login>/",
+        api_staff.StaffMember.as_view(),
+        name="event-staff-member",
+    ),
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

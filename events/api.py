@@ -13,6 +13,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from events import roster, rounds, services, signals
+from events.access import api_check, api_event
 from events.models import GAME_FIELDS, Draw, Entry, Event, Room, Round, Table
 from events.names import clean_name
 from events.parsers import BoundedJSONParser
@@ -317,6 +318,10 @@ class EventViewSet(viewsets.ModelViewSet):
     def get_queryset(self):
         return Event.objects.visible_to(self.request.user).select_related("owner")
 
+    def get_object(self):
+        """The event, if the account's role allows the operation (events.access.API_ACTIONS)."""
+        return api_check(self.request, super().get_object())
+
     def perform_create(self, serializer):
         serializer.instance = services.event_create(
             owner=self.request.user, **serializer.validated_data
@@ -379,9 +384,7 @@ class EntryViewSet(
 
     def get_event(self) -> Event:
         if not hasattr(self, "_event"):
-            self._event = get_object_or_404(
-                Event.objects.visible_to(self.request.user), pk=self.kwargs["event_pk"]
-            )
+            self._event = api_event(self.request, self.kwargs["event_pk"])
         return self._event
 
     def get_queryset(self):
@@ -572,9 +575,9 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     pagination_class = None
 
     def get_queryset(self):
-        event = get_object_or_404(
-            Event.objects.visible_to(self.request.user), pk=self.kwargs["event_pk"]
-        )
+        if not hasattr(self, "_event"):
+            self._event = api_event(self.request, self.kwargs["event_pk"])
+        event = self._event
         return (
             Round.objects.filter(room__session__event=event)
             .select_related("room__session__event")

@@ -116,12 +116,15 @@ GAME_FIELDS = ("game", "ten", "responsibility", "stalingrad")
 
 class EventQuerySet(models.QuerySet):
     def visible_to(self, user):
-        """A director sees only his own events; a superuser sees all."""
-        if not user.is_authenticated:
+        """A director sees his own events and those he serves on the staff (issue 34:
+        ``EventStaff``); a superuser sees all. What he may do in each is ``events.staff``'s."""
+        if not user.is_authenticated or not user.is_active:
             return self.none()
         if user.is_superuser:
             return self
-        return self.filter(owner=user)
+        return self.filter(
+            Q(owner=user) | Q(pk__in=EventStaff.objects.filter(user=user).values("event_id"))
+        )
 
 
 class Event(models.Model):

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from events import views, views_backups
+from events import views, views_backups, views_staff
 from events.register import io_views as register_io_views
 from events.register import merge_views
 from events.register import views as register_views
@@ -42,6 +42,8 @@ per_event = [
         views.session_rounds_start,
         name="session_rounds_start",
     ),
+    path("staff/", views_staff.event_staff, name="event_staff"),
+    path("staff/<str:login>/remove/", views_staff.event_staff_remove, name="event_staff_remove"),
 ]
 
 urlpatterns = [
@@ -53,6 +55,7 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/", views_staff.PasswordChangeView.as_view(), name="password_change"),
     path("", views.event_list, name="event_list"),
     path("events/new/", views.event_create, name="event_create"),
     path("events/<int:pk>/", include(per_event)),

@@ -4,14 +4,14 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from events import gamesettings, notices, qr, roster, rounds, services, throttle
+from events import gamesettings, notices, qr, roster, rounds, services, staff, throttle
 from events.access import director_event
 from events.forms import (
     DrawForm,
@@ -24,16 +24,27 @@ from events.forms import (
     apply_service_error,
 )
 from events.links import player_url
-from events.models import Entry, Event, Room, Substitution
+from events.models import Entry, Event, EventStaff, Room, Substitution
 from events.params import query_errors, query_int
 from events.register import services as register
 
 
 @login_required
 def event_list(request):
-    events = Event.objects.visible_to(request.user).annotate(
-        players=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE))
+    """«Мои турниры»: the events he owns and those he serves on the staff, with his role."""
+    events = list(
+        Event.objects.visible_to(request.user).annotate(
+            players=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)),
+            staff_role=Subquery(
+                EventStaff.objects.filter(event=OuterRef("pk"), user=request.user).values("role")[
+                    :1
+                ]
+            ),
+        )
     )
+    for event in events:
+        chief = request.user.is_superuser or event.owner_id == request.user.pk
+        event.role_label = staff.ROLE_LABELS[staff.CHIEF if chief else event.staff_role]
     return render(request, "director/event_list.html", {"events": events})
 
 

@@ -12,18 +12,26 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from events import jsondepth
+from events.access import api_check, api_event
 from events.models import Event, Room, Session
 from movements import cards, seating, services
 
 
 def _event(request, pk) -> Event:
-    return get_object_or_404(Event.objects.visible_to(request.user), pk=pk)
+    """The event, if the account sees it (else 404) and its role allows the operation
+    (events.access.API_ACTIONS; else 403)."""
+    return api_event(request, pk)
 
 
 def _session(request, pk) -> Session:
-    return get_object_or_404(
-        Session.objects.filter(event__in=Event.objects.visible_to(request.user)), pk=pk
+    session = get_object_or_404(
+        Session.objects.filter(event__in=Event.objects.visible_to(request.user)).select_related(
+            "event"
+        ),
+        pk=pk,
     )
+    api_check(request, session.event)
+    return session
 
 
 class SessionRoomSerializer(serializers.ModelSerializer):

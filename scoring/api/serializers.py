@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from django.shortcuts import get_object_or_404
 from rest_framework import serializers
 from rest_framework.exceptions import NotAuthenticated
 
+from events.access import api_event
 from events.models import Event
 from scoring.models import Adjustment, ScoreSheet, ScoreSheetVersion, TablePlay
 from scoring.sheets import services
 
 
 def _own_event(request, event_pk) -> Event:
-    return get_object_or_404(Event.objects.visible_to(request.user), pk=event_pk)
+    """The event, if the account sees it (else 404) and its role allows the operation
+    (events.access.API_ACTIONS, by the operation's name and method; else 403)."""
+    return api_event(request, event_pk)
 
 
 def _readable_event(request, event_pk) -> Event:
