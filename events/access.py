@@ -218,19 +218,6 @@ def director_event(view):
     return wrapped
 
 
-def may_here(request, event: Event):
-    """For a page's template: ``may.publish``, ``may.clock`` … — whether the account may do
-    each action on the event (as a whole; a room director's room actions in any of his)."""
-    role = staff.role_of(request.user, event)
-    rooms = staff.rooms_of(request.user, event)
-    return {
-        action: role is not None
-        and role in roles
-        and (rooms is None or action not in staff.ROOM_ACTIONS or bool(rooms))
-        for action, roles in staff.RULES.items()
-    }
-
-
 # --- the API --------------------------------------------------------------------------------
 
 
