@@ -300,6 +300,18 @@ def test_a_secretary_passes_the_sheets_door_everywhere_a_room_director_in_his_ro
     assert "зала 1" in refused
 
 
+def test_box_reports_and_the_dealt_cards_are_the_secretarys_too_not_the_seating(world):
+    session = {"number": 1}
+    for role in ("chief", "director", "secretary"):
+        assert _door(world, role, "post", "box_report_decide", report_pk=987654) is None
+        assert _door(world, role, "post", "deal_cards", deal_pk=1, **session) is None
+    # A room director's dealing of a whole session names no room of his: refused.
+    assert "укажите зал" in _door(world, "room", "post", "deal_cards", deal_pk=1, **session)
+    for role in ("room", "secretary"):
+        assert "рассаживать игроков" in _door(world, role, "post", "session", **session)
+        assert _door(world, role, "get", "session", **session) is None
+
+
 def test_a_missing_object_of_a_room_action_is_a_404_not_a_refusal(world):
     answer = _post(world, "room", "round_action", round_pk=987654, action="start")
     assert answer.status_code == 404
