@@ -8,9 +8,12 @@ draws it in the reader's language. ``summary`` is free text (a reason the direct
 """
 
 from django.db import models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _now
 from django.utils.translation import gettext_lazy as _
 
-from events.models import ActionLog, Event
+from events.models import ActionLog, BoxReport, Entry, Event, EventStaff, Round, TablePlay
 
 #: The kinds of line, each a short code with what it is called in the «Журнал»'s filter.
 #: A kind not listed here is refused, so that a misspelled code never hides a line from
@@ -26,8 +29,12 @@ KINDS = {
     "round.resume": _("round resumed"),
     "sheet.record": _("sheet entered"),
     "sheet.correct": _("sheet corrected"),
+    "sheet.confirm": _("sheet confirmed"),
+    "sheet.restore": _("sheet version accepted"),
+    "sheet.access": _("players' access to the sheets"),
     "box.report": _("box report handled"),
     "adjust.set": _("adjustment"),
+    "adjust.table": _("table's scores set"),
     "penalty.set": _("penalty"),
     "seating.change": _("seating changed"),
     "substitution": _("substitution"),
@@ -84,3 +91,176 @@ def log_action(
         before=before,
         after=after,
     )
+
+
+# --- reading the log ------------------------------------------------------------------------
+#
+# The «Журнал» page, its CSV and the API read the same rows through :func:`log_lines` and
+# draw each one through :func:`line_row`, so the three always agree.
+
+
+def log_lines(
+    event: Event,
+    *,
+    login: str = "",
+    room: int | None = None,
+    kind: str = "",
+    sheet: int | None = None,
+    version: int | None = None,
+):
+    """The event's log, newest first, filtered: by the author's ``login``, the ``room``'s
+    number, the ``kind`` (a code of :data:`KINDS`), a ``sheet``'s id (its lines: the
+    director's records, corrections, confirmations and accepted versions of that sheet) and,
+    with it, the ``version`` a line made."""
+    lines = ActionLog.objects.filter(event=event)
+    if login:
+        lines = lines.filter(login=login)
+    if room is not None:
+        lines = lines.filter(room=room)
+    if kind:
+        lines = lines.filter(kind=kind)
+    if sheet is not None:
+        lines = lines.filter(kind__startswith="sheet.").filter(
+            Q(after__sheet=sheet) | Q(before__sheet=sheet)
+        )
+        if version is not None:
+            lines = lines.filter(after__version=version)
+    return lines.order_by("-at", "-id")
+
+
+def log_authors(event: Event) -> list[str]:
+    """The logins that wrote a line of the event's log (the page's filter)."""
+    return sorted(
+        set(ActionLog.objects.filter(event=event).exclude(login="").values_list("login", flat=True))
+    )
+
+
+def log_rooms(event: Event) -> list[int]:
+    """The rooms named in the event's log (the page's filter)."""
+    return sorted(
+        set(
+            ActionLog.objects.filter(event=event, room__isnull=False).values_list("room", flat=True)
+        )
+    )
+
+
+def kind_name(kind: str) -> str:
+    """A kind's name in the reader's language; an unknown code (a kind retired) as is."""
+    return str(KINDS[kind]) if kind in KINDS else kind
+
+
+#: What each key of ``before``/``after`` is called on the page and in the file; a key not
+#: listed is an id for the links (the sheet's, the adjustment's), not shown.
+FIELDS = {
+    "round": _("round"),
+    "session": _("session"),
+    "deal": _("deal"),
+    "version": _("version"),
+    "restored": _("version accepted"),
+    "status": _("status"),
+    "state": _("state"),
+    "data": _("result"),
+    "access": _("players' access"),
+    "tables": _("tables"),
+    "public": _("results public"),
+    "length_seconds": _("length"),
+    "remaining_seconds": _("time left"),
+    "seconds": _("time added"),
+    "player": _("participant"),
+    "name": _("name"),
+    "club": _("club"),
+    "score": _("score"),
+    "scores": _("scores by seat"),
+    "given": _("scores given"),
+    "penalty": _("penalty"),
+    "what": _("what differs"),
+    "talon": _("talon"),
+    "from_round": _("from round"),
+    "seats": _("seats"),
+    "rooms": _("rooms"),
+    "rounds": _("rounds"),
+    "imported": _("players imported"),
+    "drawn": _("numbers drawn"),
+    "seed": _("seed"),
+    "login": _("login"),
+    "role": _("role"),
+}
+
+SHEET_STATUS = {
+    "entered": _("entered"),
+    "confirmed": _("confirmed"),
+    "disputed": _("disputed"),
+}
+
+
+def _duration(seconds, *, signed: bool = False) -> str:
+    sign = "−" if seconds < 0 else ("+" if signed else "")
+    minutes, rest = divmod(abs(int(seconds)), 60)
+    return f"{sign}{minutes}:{rest:02d}"
+
+
+def _value(kind: str, key: str, value) -> str:
+    """One value as a reader reads it: a state by its name, a length in minutes, yes/no."""
+    if value is None or value == [] or value == {}:
+        return "—"
+    if isinstance(value, bool):
+        return _now("yes") if value else _now("no")
+    if key in ("length_seconds", "remaining_seconds", "seconds") and isinstance(value, int):
+        return _duration(value, signed=key == "seconds")
+    if isinstance(value, list):
+        return ", ".join(_value(kind, key, item) for item in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_value(kind, k, v)}" for k, v in value.items())
+    choices = None
+    if key == "access":
+        choices = TablePlay.Access
+    elif key == "state":
+        choices = BoxReport.State if kind == "box.report" else Round.State
+    elif key == "what":
+        choices = BoxReport.Kind
+    elif key == "role":
+        choices = EventStaff.Role
+    elif key == "status":
+        if kind.startswith("sheet."):
+            return str(SHEET_STATUS.get(value, value))
+        choices = Entry.Status
+    if choices is not None and value in choices.values:
+        return str(choices(value).label)
+    return str(value)
+
+
+def readable(kind: str, data) -> str:
+    """``before`` or ``after`` of a line as one line of text: «тур: 2; осталось: 5:00»."""
+    if data is None:
+        return ""
+    if not isinstance(data, dict):
+        return _value(kind, "", data)
+    return "; ".join(
+        f"{FIELDS[key]}: {_value(kind, key, value)}" for key, value in data.items() if key in FIELDS
+    )
+
+
+def line_row(line: ActionLog) -> dict:
+    """A line as the page, the file and the API show it (the time in the site's zone)."""
+    return {
+        "line": line,
+        "at": timezone.localtime(line.at),
+        "login": line.login,
+        "kind": line.kind,
+        "kind_name": kind_name(line.kind),
+        "room": line.room,
+        "table": line.table,
+        "summary": line.summary,
+        "before": readable(line.kind, line.before),
+        "after": readable(line.kind, line.after),
+        "sheet": _sheet_of(line),
+    }
+
+
+def _sheet_of(line: ActionLog) -> int | None:
+    if not line.kind.startswith("sheet."):
+        return None
+    for data in (line.after, line.before):
+        if isinstance(data, dict) and isinstance(data.get("sheet"), int):
+            return data["sheet"]
+    return None

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events import clock, signals
+from events.actionlog import log_action
 from events.models import Announcement, Round, Seat, TablePlay
 
 State = Round.State
@@ -108,9 +109,28 @@ def _announce(rnd: Round, kind: str, now, *, due_at=None, **data) -> Announcemen
     )
 
 
+def _log(rnd: Round, by_user, kind: str, before=None, **after) -> None:
+    """The event's log line of a director's change of the round's clock (issue 34)."""
+    log_action(
+        rnd.room.session.event,
+        by_user,
+        kind,
+        room=rnd.room,
+        before={"round": rnd.number, **before} if before is not None else None,
+        after={"round": rnd.number, **after},
+    )
+
+
 @transaction.atomic
-def round_start(rnd: Round, *, length_seconds: int | None = None) -> Round:
-    """«Начало тура!»: the round runs; the previous one of the room must be over."""
+def round_start(rnd: Round, *, length_seconds: int | None = None, by_user=None) -> Round:
+    """«Начало тура!»: the round runs; the previous one of the room must be over. The
+    director's action (``by_user``: who), so it is written in the event's log."""
+    rnd = _start(rnd, length_seconds=length_seconds)
+    _log(rnd, by_user, "round.start", length_seconds=int(round_length(rnd).total_seconds()))
+    return rnd
+
+
+def _start(rnd: Round, *, length_seconds: int | None = None) -> Round:
     rnd = _locked(rnd)
     if rnd.state != State.PENDING:
         raise ValidationError(_("Round %(n)d has already started.") % {"n": rnd.number})
@@ -189,7 +209,9 @@ class RoomStart:
 
 
 @transaction.atomic
-def session_start_rounds(session, *, length_seconds: int | None = None) -> list[RoomStart]:
+def session_start_rounds(
+    session, *, length_seconds: int | None = None, by_user=None
+) -> list[RoomStart]:
     """«Начало тура!» in every room of the session at once: each room's next round starts
     through :func:`round_start`. A room whose round is already on the clock, or that has
     played every round, is reported and left alone; a refusal in one room (its savepoint is
@@ -208,7 +230,7 @@ def session_start_rounds(session, *, length_seconds: int | None = None) -> list[
             continue
         try:
             with transaction.atomic():
-                round_start(following, length_seconds=length_seconds)
+                round_start(following, length_seconds=length_seconds, by_user=by_user)
         except ValidationError as error:
             # Another director may have started it a moment ago: that is «running», not a fault.
             started = room.rounds.on_clock().first()
@@ -223,7 +245,7 @@ def session_start_rounds(session, *, length_seconds: int | None = None) -> list[
 
 
 @transaction.atomic
-def round_pause(rnd: Round) -> Round:
+def round_pause(rnd: Round, *, by_user=None) -> Round:
     rnd = _locked(rnd)
     now = timezone.now()
     if rnd.state != State.RUNNING or rnd.ends_at <= now:
@@ -238,11 +260,19 @@ def round_pause(rnd: Round) -> Round:
         now,
         remaining_seconds=int(rnd.paused_remaining.total_seconds()),
     )
+    _log(
+        rnd,
+        by_user,
+        "round.pause",
+        {"state": State.RUNNING},
+        state=State.PAUSED,
+        remaining_seconds=int(rnd.paused_remaining.total_seconds()),
+    )
     return rnd
 
 
 @transaction.atomic
-def round_resume(rnd: Round) -> Round:
+def round_resume(rnd: Round, *, by_user=None) -> Round:
     rnd = _locked(rnd)
     if rnd.state != State.PAUSED:
         raise ValidationError(_("Only a paused round can be resumed."))
@@ -257,12 +287,20 @@ def round_resume(rnd: Round) -> Round:
         now,
         remaining_seconds=int((rnd.ends_at - now).total_seconds()),
     )
+    _log(
+        rnd,
+        by_user,
+        "round.resume",
+        {"state": State.PAUSED},
+        state=State.RUNNING,
+        remaining_seconds=int((rnd.ends_at - now).total_seconds()),
+    )
     _schedule_timers(rnd)
     return rnd
 
 
 @transaction.atomic
-def round_adjust(rnd: Round, *, seconds: int) -> Round:
+def round_adjust(rnd: Round, *, seconds: int, by_user=None) -> Round:
     """Add (or, negative, take off) time; the round never ends in the past because of it."""
     rnd = _locked(rnd)
     if not seconds or abs(seconds) > 4 * 3600:
@@ -271,9 +309,11 @@ def round_adjust(rnd: Round, *, seconds: int) -> Round:
     delta = timedelta(seconds=seconds)
     warning = timedelta(minutes=rnd.room.session.event.warning_minutes)
     if rnd.state == State.RUNNING:
+        was = rnd.ends_at - now
         rnd.ends_at = max(rnd.ends_at + delta, now + timedelta(seconds=1))
         left = rnd.ends_at - now
     elif rnd.state == State.PAUSED:
+        was = rnd.paused_remaining
         rnd.paused_remaining = max(rnd.paused_remaining + delta, timedelta(seconds=1))
         left = rnd.paused_remaining
     else:
@@ -288,21 +328,34 @@ def round_adjust(rnd: Round, *, seconds: int) -> Round:
         seconds=seconds,
         remaining_seconds=int(left.total_seconds()),
     )
+    _log(
+        rnd,
+        by_user,
+        "round.extend",
+        {"remaining_seconds": max(0, int(was.total_seconds()))},
+        remaining_seconds=int(left.total_seconds()),
+        seconds=seconds,
+    )
     if rnd.state == State.RUNNING:
         _schedule_timers(rnd)
     return rnd
 
 
 @transaction.atomic
-def round_end_now(rnd: Round) -> Round:
+def round_end_now(rnd: Round, *, by_user=None) -> Round:
     """The director ends the round at once («Конец тура!» now)."""
     rnd = _locked(rnd)
     if not rnd.is_on_clock:
         raise ValidationError(_("Only a round on the clock can be ended."))
     now = timezone.now()
+    before = {
+        "state": rnd.state,
+        "remaining_seconds": int(round_remaining(rnd, now).total_seconds()),
+    }
     Round.objects.filter(pk=rnd.pk).update(state=State.RUNNING, ends_at=now, paused_remaining=None)
     if not round_fire_end(rnd.pk, now=now):
         raise ValidationError(_("The round has already ended."))
+    _log(rnd, by_user, "round.end", before, state=State.FINISHED)  # its room as read
     rnd.refresh_from_db()
     return rnd
 
@@ -393,7 +446,8 @@ def round_fire_auto_start(round_id: int, *, now=None) -> bool:
         return False
     rnd = Round.objects.get(pk=round_id)
     try:
-        round_start(rnd)
+        with transaction.atomic():
+            _start(rnd)  # the clock's own start: no director's action, no log line
     except ValidationError:
         _clock_changed(rnd.room_id)  # refused: still, no automatic start is due any more
         return False

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from events import clockdoc, roster, signals
+from events.actionlog import log_action
 from events.models import GAME_FIELDS, Draw, Entry, Event, Round, Seat, Session, Substitution
 from events.names import clean_name
 
@@ -58,9 +59,13 @@ def event_update(event: Event, **fields) -> Event:
     return event
 
 
-def event_set_results_public(event: Event, public: bool) -> Event:
-    event.results_public = public
-    event.save(update_fields=["results_public", "updated_at"])
+def event_set_results_public(event: Event, public: bool, *, by_user=None) -> Event:
+    """Publish the event's results (or hide them again); the director's action, logged."""
+    with transaction.atomic():
+        was = Event.objects.filter(pk=event.pk).values_list("results_public", flat=True).first()
+        event.results_public = public
+        event.save(update_fields=["results_public", "updated_at"])
+        log_action(event, by_user, "publish", before={"public": was}, after={"public": public})
     clockdoc.results_changed(event.pk)  # its public pages: shown now, or hidden again
     return event
 
@@ -83,8 +88,25 @@ def _check_number_free(event: Event, number: int | None, exclude_pk: int | None 
         raise _number_taken_error(number, holder)
 
 
+def _entry_state(entry: Entry) -> dict:
+    """A player's entry as a log line keeps it."""
+    return {
+        "entry": entry.pk,
+        "name": entry.full_name,
+        "club": entry.club or None,
+        "player": entry.number,
+        "status": entry.status,
+    }
+
+
 def entry_create(
-    event: Event, *, last_name: str, first_name: str, club: str = "", number: int | None = None
+    event: Event,
+    *,
+    last_name: str,
+    first_name: str,
+    club: str = "",
+    number: int | None = None,
+    by_user=None,
 ) -> Entry:
     entry = Entry(
         event=event,
@@ -98,6 +120,7 @@ def entry_create(
         with transaction.atomic():
             _check_number_free(event, number)
             entry.save()
+            log_action(event, by_user, "entries.change", after=_entry_state(entry))
     except IntegrityError:
         # Another request took the number between the check and the insert: say whose.
         _check_number_free(event, number)
@@ -105,8 +128,9 @@ def entry_create(
     return entry
 
 
-def entry_update(entry: Entry, **fields) -> Entry:
-    was = Entry.objects.filter(pk=entry.pk).values_list("number", flat=True).first()
+def entry_update(entry: Entry, *, by_user=None, **fields) -> Entry:
+    old = Entry.objects.filter(pk=entry.pk).first()
+    was = old.number if old is not None else None
     for name in ("last_name", "first_name", "club", "number"):
         if name in fields:
             value = fields[name]
@@ -119,6 +143,9 @@ def entry_update(entry: Entry, **fields) -> Entry:
                 _check_number_free(entry.event, entry.number, exclude_pk=entry.pk)
             entry.save()
             clockdoc.setup_changed()  # his name is on the director's console
+            before, after = _entry_state(old) if old else None, _entry_state(entry)
+            if before != after:
+                log_action(entry.event, by_user, "entries.change", before=before, after=after)
     except IntegrityError:
         # Another request took the number between the check and the write: say whose.
         _check_number_free(entry.event, entry.number, exclude_pk=entry.pk)
@@ -191,7 +218,7 @@ def withdrawal_warning(entry: Entry, effect: WithdrawalEffect) -> str:
     }
 
 
-def entry_withdraw(entry: Entry, *, confirmed: bool = False) -> Entry:
+def entry_withdraw(entry: Entry, *, confirmed: bool = False, by_user=None) -> Entry:
     """Take a player out of the event. A player still seated in rounds not yet over is
     withdrawn only on confirmation (``confirmed``), which the page and the API ask for."""
     entry = Entry.objects.get(pk=entry.pk)
@@ -207,12 +234,15 @@ def entry_withdraw(entry: Entry, *, confirmed: bool = False) -> Entry:
                 % {"warning": withdrawal_warning(entry, effect)}
             }
         )
+    before = _entry_state(entry)
     entry.status = Entry.Status.WITHDRAWN
-    entry.save(update_fields=["status"])
+    with transaction.atomic():
+        entry.save(update_fields=["status"])
+        log_action(entry.event, by_user, "entries.change", before=before, after=_entry_state(entry))
     return entry
 
 
-def entry_reinstate(entry: Entry) -> Entry:
+def entry_reinstate(entry: Entry, *, by_user=None) -> Entry:
     entry = Entry.objects.get(pk=entry.pk)
     if entry.status == Entry.Status.REPLACED:
         raise ValidationError(
@@ -224,8 +254,13 @@ def entry_reinstate(entry: Entry) -> Entry:
                 % {"replaced": _replaced_text(entry)}
             }
         )
+    if entry.status == Entry.Status.ACTIVE:
+        return entry
+    before = _entry_state(entry)
     entry.status = Entry.Status.ACTIVE
-    entry.save(update_fields=["status"])
+    with transaction.atomic():
+        entry.save(update_fields=["status"])
+        log_action(entry.event, by_user, "entries.change", before=before, after=_entry_state(entry))
     return entry
 
 
@@ -277,7 +312,7 @@ def roster_check(event: Event, rows: list[roster.RosterRow]) -> RosterCheck:
     return RosterCheck(rows=rows)
 
 
-def entries_import(event: Event, rows: list[roster.RosterRow]) -> list[Entry]:
+def entries_import(event: Event, rows: list[roster.RosterRow], *, by_user=None) -> list[Entry]:
     """Save every row, or none: any problem in any row refuses the whole list."""
     with transaction.atomic():
         # Lock the event so two imports cannot both take the same numbers.
@@ -298,7 +333,9 @@ def entries_import(event: Event, rows: list[roster.RosterRow]) -> list[Entry]:
             )
             for r in rows
         ]
-        return Entry.objects.bulk_create(entries)
+        made = Entry.objects.bulk_create(entries)
+        log_action(event, by_user, "entries.change", after={"imported": len(made)})
+        return made
 
 
 def draw_numbers(entries: list[Entry], seed: str) -> dict[int, int]:
@@ -359,6 +396,7 @@ def draw_make(event: Event, *, by=None, seed: str | None = None) -> Draw:
         for entry in active:
             entry.number = numbers[entry.pk]
         Entry.objects.bulk_update(active, ["number"])
+        log_action(event, by, "entries.change", after={"drawn": len(active), "seed": seed})
         return Draw.objects.create(
             event=event, seed=seed, made_by=by, numbers={str(k): v for k, v in numbers.items()}
         )

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from events import boards, clockdoc
 from events import dealing as deal_cards
+from events.actionlog import log_action
 from events.models import (
     BoardSet,
     Deal,
@@ -308,6 +309,12 @@ def session_create(
         first += schedule.participants
     if dealing == Session.Dealing.APP:
         deal_cards.session_deal(session)
+    log_action(
+        event,
+        by,
+        "seating.change",
+        after={"session": session.number, "rooms": len(plan["rooms"]), "rounds": rounds},
+    )
     clockdoc.setup_changed()  # new rooms, and the players' phones now show them
     return session
 
@@ -469,6 +476,19 @@ def seat_substitute(
         leaving=leaving,
         arriving=arriving,
         made_by=by,
+    )
+    log_action(
+        session.event,
+        by,
+        "substitution",
+        before={"session": session.number, "player": number, "name": leaving.full_name},
+        after={
+            "session": session.number,
+            "player": number,
+            "name": arriving.full_name,
+            "from_round": from_round,
+            "seats": changed,
+        },
     )
     # Results already recorded in those rounds now belong to the substitute (the scoring
     # side recomputes the standings).

@@ -251,11 +251,14 @@ def _number_taken(kind: str, value: str, holder: Person) -> str:
     }
 
 
-def import_linked(event: Event, rows: list, matches: list[RowMatch]) -> list[Entry]:
-    """Save every row linked to its chosen person, or none (a ValidationError)."""
+def import_linked(
+    event: Event, rows: list, matches: list[RowMatch], *, by_user=None
+) -> list[Entry]:
+    """Save every row linked to its chosen person, or none (a ValidationError); ``by_user``:
+    the director, for the event's log."""
     try:
         with transaction.atomic():
-            entries = services.entries_import(event, rows)
+            entries = services.entries_import(event, rows, by_user=by_user)
             register = _register(event.owner)
             held = {
                 (i.kind, i.value): i.person_id

@@ -311,7 +311,7 @@ class Publish(APIView):
         event = _own_event(request, event_pk)
         given = PublishSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        event_set_results_public(event, given.validated_data["public"])
+        event_set_results_public(event, given.validated_data["public"], by_user=request.user)
         # Publishing shows the standings now, each deal once played out (scoring.standings.disclosure).
         found = disclosure.event_disclosure(event)
         return Response(

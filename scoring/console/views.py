@@ -231,7 +231,7 @@ def round_action(request, event, round_pk, action):
         elif action == "start" and request.POST.get("minutes", "").strip():
             kwargs["length_seconds"] = forms_int_field(request.POST, "minutes", _("minutes")) * 60
         rounds.timers_unqueued()  # what an earlier request of this thread left: not ours
-        service(rnd, **kwargs)
+        service(rnd, by_user=request.user, **kwargs)
     except ValidationError as error:
         # Show the refusal on the page itself, next to the field, keeping what was typed.
         text = " ".join(error.messages)

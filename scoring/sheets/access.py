@@ -10,6 +10,7 @@ from django.db.models import Exists, F, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from events import clockdoc
+from events.actionlog import log_action
 from events.models import Event, Round, Seat, Table
 from scoring.ladder import services as ladders
 from scoring.models import Deal, Proof, ScoreSheet, TablePlay
@@ -27,6 +28,13 @@ def _is_director(user, event: Event) -> bool:
 def _check_director(user, event: Event) -> None:
     if not _is_director(user, event):
         raise PermissionDenied(_("Only the director of this event may do this."))
+
+
+def _log_play(play: TablePlay, by_user, kind: str, **line) -> None:
+    """The event's log line of a director's write at this table-round (``events.actionlog``),
+    in the write's transaction: the room and the table where it was done. Never on a
+    player's own write (no ``by_user``): his writes are no director's action."""
+    log_action(_event_of(play), by_user, kind, room=play.round.room, table=play.table, **line)
 
 
 def _seated_entries(play: TablePlay) -> list[int]:
@@ -345,9 +353,17 @@ def play_access_set(play: TablePlay, access: str, *, by_user) -> TablePlay:
     with transaction.atomic():
         play = _locked_play(play)
         _check_access_change(play.round, access, by_user)
+        before = play.players_access
         play.players_access = access
         play.save(update_fields=["players_access"])
         _console_changed(play)
+        _log_play(
+            play,
+            by_user,
+            "sheet.access",
+            before={"round": play.round.number, "access": before},
+            after={"round": play.round.number, "access": access},
+        )
         return play
 
 
@@ -361,6 +377,9 @@ def round_access_set(rnd: Round, access: str, *, by_user) -> int:
             .get(pk=rnd.pk)
         )
         _check_access_change(rnd, access, by_user)
+        before = sorted(
+            set(TablePlay.objects.filter(round=rnd).values_list("players_access", flat=True))
+        )
         changed = (
             TablePlay.objects.filter(round=rnd)
             .exclude(players_access=access)
@@ -376,6 +395,14 @@ def round_access_set(rnd: Round, access: str, *, by_user) -> int:
                     "entry_id", flat=True
                 )
             )
+        log_action(
+            rnd.room.session.event,
+            by_user,
+            "sheet.access",
+            room=rnd.room,
+            before={"round": rnd.number, "access": before},
+            after={"round": rnd.number, "access": access, "tables": changed},
+        )
         return changed
 
 

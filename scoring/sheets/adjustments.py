@@ -11,10 +11,31 @@ from django.utils.translation import gettext as _
 
 from events.models import Event, Round, Seat
 from scoring.models import Adjustment, Deal, TablePlay
-from scoring.sheets.access import _check_director, _console_changed, _locked_play
+from scoring.sheets.access import _check_director, _console_changed, _locked_play, _log_play
 from scoring.sheets.check import _event_of
 
 # --- adjustments ----------------------------------------------------------------------------
+
+
+def _adjustment_state(adjustment: Adjustment) -> dict:
+    """An adjustment as its log line keeps it: whose, on which deal, what."""
+    entry = adjustment.entry
+    state = {
+        "adjustment": adjustment.pk,
+        "round": adjustment.play.round.number,
+        "player": entry.number,
+        "name": entry.full_name,
+        "deal": adjustment.deal.code if adjustment.deal is not None else None,
+    }
+    if adjustment.kind == Adjustment.Kind.ARTIFICIAL:
+        state["score"] = adjustment.score
+    else:
+        state["penalty"] = adjustment.penalty
+    return state
+
+
+def _adjustment_kind(adjustment: Adjustment) -> str:
+    return "adjust.set" if adjustment.kind == Adjustment.Kind.ARTIFICIAL else "penalty.set"
 
 
 def _decimal(value) -> Decimal | None:
@@ -111,6 +132,13 @@ def adjustment_create(
             created_by=by_user,
         )
         _console_changed(play, [deal.pk] if deal is not None else [])
+        _log_play(
+            play,
+            by_user,
+            _adjustment_kind(adjustment),
+            summary=adjustment.reason,
+            after=_adjustment_state(adjustment),
+        )
         return adjustment
 
 
@@ -273,6 +301,19 @@ def adjustments_table_create(
             ]
         )
         _console_changed(play, [d.pk for d in deals])
+        _log_play(
+            play,
+            by_user,
+            "adjust.table",
+            summary=reason[:200],
+            after={
+                "round": play.round.number,
+                "deal": deal.code if deal is not None else None,
+                "score": score,
+                "scores": per_seat or None,
+                "given": len(made),
+            },
+        )
         return TableScores(
             adjustments=made,
             players=len({s.entry_id for _d, s in wanted}),
@@ -282,10 +323,18 @@ def adjustments_table_create(
 
 def adjustment_delete(adjustment: Adjustment, *, by_user) -> None:
     with transaction.atomic():
-        adjustment = Adjustment.objects.select_related("play__round__room__session__event").get(
-            pk=adjustment.pk
-        )
+        adjustment = Adjustment.objects.select_related(
+            "play__round__room__session__event", "play__table", "entry", "deal"
+        ).get(pk=adjustment.pk)
         _check_director(by_user, _event_of(adjustment.play))
         deal_id = adjustment.deal_id
+        before = _adjustment_state(adjustment)
         adjustment.delete()
+        _log_play(
+            adjustment.play,
+            by_user,
+            _adjustment_kind(adjustment),
+            summary=adjustment.reason,
+            before=before,
+        )
         _console_changed(adjustment.play, [deal_id] if deal_id is not None else [])

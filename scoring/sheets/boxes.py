@@ -33,6 +33,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from events import clockdoc
+from events.actionlog import log_action
 from events.cards import (
     CardError,
     card_text,
@@ -419,6 +420,31 @@ def _check_director(user, report: BoxReport) -> None:
         raise PermissionDenied(_("Only the event's director decides on a box report."))
 
 
+def _report_state(report: BoxReport) -> dict:
+    """A box report as its log line keeps it."""
+    return {
+        "report": report.pk,
+        "round": report.play.round.number,
+        "deal": report.deal.code,
+        "what": report.kind,
+        "talon": report.talon or None,
+        "state": report.state,
+    }
+
+
+def _log_report(report: BoxReport, by_user, before: dict, **after) -> None:
+    log_action(
+        report.play.round.room.session.event,
+        by_user,
+        "box.report",
+        room=report.play.round.room,
+        table=report.play.table,
+        summary=report.note,
+        before=before,
+        after={**_report_state(report), **after},
+    )
+
+
 def _locked(report: BoxReport) -> BoxReport:
     locked = (
         BoxReport.objects.select_for_update(of=("self",))
@@ -437,6 +463,7 @@ def box_report_foul(report: BoxReport, *, by_user) -> DealVersion:
     with transaction.atomic():
         report = _locked(report)
         _check_director(by_user, report)
+        before = _report_state(report)
         # The deal's row locked: two decisions on one deal number their versions in turn.
         Deal.objects.select_for_update(of=("self",)).filter(pk=report.deal_id).first()
         last = DealVersion.objects.filter(deal_id=report.deal_id).aggregate(n=Max("number"))["n"]
@@ -454,6 +481,7 @@ def box_report_foul(report: BoxReport, *, by_user) -> DealVersion:
         report.save(update_fields=["state", "resolved_at", "resolved_by", "version"])
         Deal.objects.filter(pk=report.deal_id).update(scores_stale=True)
         _changed(report.play)
+        _log_report(report, by_user, before, version=version.number)
         # Every table of the deal: their pages show the version's talon now, and their
         # players' phones the figures compared again.
         plays = list(
@@ -476,9 +504,11 @@ def box_report_dismiss(report: BoxReport, *, by_user) -> BoxReport:
     with transaction.atomic():
         report = _locked(report)
         _check_director(by_user, report)
+        before = _report_state(report)
         report.state = BoxReport.State.DISMISSED
         report.resolved_at = timezone.now()
         report.resolved_by = by_user
         report.save(update_fields=["state", "resolved_at", "resolved_by"])
         _changed(report.play)
+        _log_report(report, by_user, before)
     return report

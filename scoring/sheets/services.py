@@ -39,6 +39,7 @@ from scoring.sheets.access import (  # noqa: E402, F401
     _actor,
     _console_changed,
     _locked_play,
+    _log_play,
     _proof_of,
     entry_open_plays,
     entry_plays,
@@ -164,7 +165,22 @@ def sheet_record(
         raise
 
 
-def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note, proof, where):
+def _sheet_state(sheet: ScoreSheet, version: ScoreSheetVersion | None = None) -> dict:
+    """A sheet as its log line keeps it: which one, its version, status and entered data."""
+    version = version if version is not None else sheet.current
+    return {
+        "sheet": sheet.pk,
+        "deal": sheet.deal.code,
+        "version": version.number if version is not None else 0,
+        "status": sheet.status,
+        "data": version.data if version is not None else None,
+    }
+
+
+def _sheet_record(
+    play, deal, data, *, by_user, by_entry, expected_version, note, proof, where, restored=None
+):
+    """``restored``: the version number :func:`sheet_restore` accepts (its log line's kind)."""
     with transaction.atomic():
         play = _locked_play(play, sheet_of=deal)
         proof = _proof_of(by_entry, proof)
@@ -193,6 +209,11 @@ def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note
             sheet.late = sheet.late or late
             sheet.save(update_fields=["current", "status", "late", "updated_at"])
             _console_changed(play, [deal.pk])
+            if director:
+                sheet.deal = deal
+                _log_play(
+                    play, by_user, "sheet.record", summary=note, after=_sheet_state(sheet, version)
+                )
             return Recorded(sheet, version, "created")
         # The talon is no part of the result (docs/game.md §2.7): the director's change of
         # it alone is a correction; a player's is the same result.
@@ -210,12 +231,22 @@ def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note
                 current.save(update_fields=["entered_by_entry", "proof", "device", "via_entry"])
                 _console_changed(play)
             if director and sheet.status != ScoreSheet.Status.CONFIRMED:
+                sheet.deal = deal
+                before = _sheet_state(sheet)
                 sheet.status = ScoreSheet.Status.CONFIRMED  # the director's word is final
                 sheet.confirmed_by_entry, sheet.confirmed_proof = None, Proof.NONE
                 sheet.save(
                     update_fields=["status", "confirmed_by_entry", "confirmed_proof", "updated_at"]
                 )
                 _console_changed(play)
+                _log_play(
+                    play,
+                    by_user,
+                    "sheet.restore" if restored is not None else "sheet.confirm",
+                    summary=note,
+                    before=before,
+                    after=_sheet_state(sheet),
+                )
             return Recorded(sheet, sheet.current, "unchanged")
         last = sheet.versions.order_by("-number").first()
         if not director:
@@ -233,6 +264,8 @@ def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note
             _console_changed(play)
             return Recorded(sheet, version, "disputed")
         _check_expected(sheet, expected_version)
+        sheet.deal = deal
+        before = _sheet_state(sheet)
         version = _new_version(sheet, checked, last.number + 1, by_user, None, note)
         sheet.current = version
         sheet.status = ScoreSheet.Status.CONFIRMED
@@ -240,6 +273,17 @@ def _sheet_record(play, deal, data, *, by_user, by_entry, expected_version, note
         sheet.save()
         changed = [deal.pk, *_carried_resettle(play, deal)]
         _console_changed(play, changed)
+        after = _sheet_state(sheet, version)
+        if restored is not None:
+            after["restored"] = restored
+        _log_play(
+            play,
+            by_user,
+            "sheet.restore" if restored is not None else "sheet.correct",
+            summary=note,
+            before=before,
+            after=after,
+        )
         return Recorded(sheet, version, "corrected")
 
 
@@ -307,6 +351,7 @@ def sheet_confirm(
                 raise ValidationError({"status": _("The sheet is disputed: the director decides.")})
             _check_second_person(sheet.current, by_entry, device, via_entry)
         if sheet.status != ScoreSheet.Status.CONFIRMED:
+            before = _sheet_state(sheet) if by_entry is None else None
             sheet.status = ScoreSheet.Status.CONFIRMED
             sheet.late = sheet.late or (access is not None and access.late)
             sheet.confirmed_by_entry = by_entry
@@ -323,6 +368,10 @@ def sheet_confirm(
                 ]
             )
             _console_changed(sheet.play)
+            if by_entry is None:
+                _log_play(
+                    sheet.play, by_user, "sheet.confirm", before=before, after=_sheet_state(sheet)
+                )
         return sheet
 
 
@@ -356,7 +405,18 @@ def sheet_restore(sheet: ScoreSheet, number: int, *, by_user, note: str = "") ->
     if version is None:
         raise ValidationError({"version": _("No version %(n)s of this sheet.") % {"n": number}})
     note = note or _("version %(n)d accepted") % {"n": version.number}
-    return sheet_record(sheet.play, sheet.deal, version.data, by_user=by_user, note=note)
+    return _sheet_record(
+        sheet.play,
+        sheet.deal,
+        version.data,
+        by_user=by_user,
+        by_entry=None,
+        expected_version=None,
+        note=note,
+        proof=None,
+        where=("", None),
+        restored=version.number,
+    )
 
 
 # --- the round's end ------------------------------------------------------------------------

@@ -427,7 +427,7 @@ def round_close(request, event, round_pk):
 @require_POST
 def publish(request, event):
     public = request.POST.get("public") == "1"
-    event_set_results_public(event, public)
+    event_set_results_public(event, public, by_user=request.user)
     if public:
         # What becomes public now, and what later (scoring.standings.disclosure, docs/game.md §4.5).
         found = disclosure.event_disclosure(event)

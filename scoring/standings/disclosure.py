@@ -30,10 +30,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from events import clockdoc
+from events.actionlog import log_action
 from events.models import Deal, Event, Room, Round, Session, TablePlay
 from scoring.models import Adjustment, DealsShown, ScoreSheet
 
@@ -431,8 +433,11 @@ def deals_show(session: Session, *, by_user) -> DealsShown:
     becomes public with the standings, and its seed with it."""
     if not is_director(by_user, session.event):
         raise PermissionDenied
-    found, _created = DealsShown.objects.get_or_create(
-        session=session, defaults={"shown_by": by_user, "shown_at": timezone.now()}
-    )
+    with transaction.atomic():
+        found, created = DealsShown.objects.get_or_create(
+            session=session, defaults={"shown_by": by_user, "shown_at": timezone.now()}
+        )
+        if created:
+            log_action(session.event, by_user, "deals.show", after={"session": session.number})
     clockdoc.results_changed(session.event_id)  # the public pages show them now
     return found
