@@ -13,7 +13,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from events import api as events_api
-from events import api_register, api_staff, links
+from events import api_log, api_register, api_staff, links
 
 
 def exception_handler(exc, context):
@@ -76,6 +76,7 @@ urlpatterns = [
         api_staff.StaffMember.as_view(),
         name="event-staff-member",
     ),
+    path("v1/events/<int:event_pk>/log/", api_log.EventLog.as_view(), name="event-log"),
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from events import views, views_backups, views_staff
+from events import views, views_backups, views_log, views_staff
 from events.register import io_views as register_io_views
 from events.register import merge_views
 from events.register import views as register_views
@@ -82,4 +82,10 @@ urlpatterns = [
         register_io_views.register_import_confirm,
         name="register_import_confirm",
     ),
+]
+
+# The event's «Журнал» (issue 34): the page and its CSV.
+per_event += [
+    path("log/", views_log.event_log, name="event_log"),
+    path("log.csv", views_log.event_log_file, {"kind": "csv"}, name="event_log_csv"),
 ]
