@@ -209,8 +209,11 @@ def _value(kind: str, key: str, value) -> str:
         return _duration(value, signed=key == "seconds")
     if isinstance(value, list):
         return ", ".join(_value(kind, key, item) for item in value)
-    if isinstance(value, dict):
-        return "; ".join(f"{k}: {_value(kind, k, v)}" for k, v in value.items())
+    if isinstance(value, dict):  # a sheet's entered data: its own fields, as typed
+        return ", ".join(
+            f"{k} ({_value(kind, k, v)})" if isinstance(v, dict) else f"{k} {_value(kind, k, v)}"
+            for k, v in value.items()
+        )
     choices = None
     if key == "access":
         choices = TablePlay.Access
