@@ -102,7 +102,9 @@ bench: install-dev
 
 # The event day under load (a few minutes; not part of `make bench`): 100 tables × 4, 400
 # phones, the hall screen, two consoles and 100 saves against `make run`'s server.
-# Its own Redis database; LOAD_ARGS passes options (e.g. LOAD_ARGS="--duration 30").
+# Its own Redis database; LOAD_ARGS passes options (e.g. LOAD_ARGS="--duration 30");
+# LOAD_ARGS="--embedded --phases day --tables 20" runs a club evening against `make run`'s
+# embedded default (SQLite, the filesystem broker) instead (docs/operations.md, «Durability»).
 LOAD_REDIS_URL ?= redis://127.0.0.1:6379/6
 bench-load: install-dev
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(LOAD_REDIS_URL) $(PY) bench/load_event_day.py $(LOAD_ARGS)

@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL database for a benchmark: created fresh, dropped at the end."""
+"""A throwaway database for a benchmark: PostgreSQL created fresh and dropped at the end, or\nthe embedded default (SQLite and the filesystem broker) in a folder of its own."""
 
 import os
 from contextlib import contextmanager
@@ -49,3 +49,24 @@ def throwaway_database(name: str, **environ: str):
 
         connections.close_all()
         _sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@contextmanager
+def throwaway_embedded(var_dir: str, **environ: str):
+    """Point Django at ``make run``'s embedded default in ``var_dir`` — SQLite and the
+    filesystem broker, no DATABASE_URL nor REDIS_URL — migrated; the folder is the caller's."""
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        os.environ.pop(name, None)
+    os.environ.update(DJANGO_SETTINGS_MODULE="config.settings", VAR_DIR=var_dir, **environ)
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        yield ""
+    finally:
+        from django.db import connections
+
+        connections.close_all()

@@ -75,6 +75,11 @@ client goes on as the JS would after an answer; a connection limit; fixed phases
 alarm); the server's process groups are stopped at the end even on error or
 Ctrl-C, the Redis queue is removed and the database dropped. Goals print PASS/FAIL; only a
 failure of the harness itself exits non-zero.
+
+``--embedded`` runs the day phase against ``make run``'s embedded default instead: SQLite in a
+throwaway VAR_DIR and the filesystem broker, no PostgreSQL nor Redis (a club evening:
+``--tables 20``); ``--sqlite-synchronous NORMAL`` with it, only to measure what the app's
+synchronous=FULL costs (docs/operations.md, «Durability»).
 """
 
 from __future__ import annotations
@@ -110,7 +115,7 @@ from urllib.parse import urljoin, urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.benchdb import throwaway_database  # noqa: E402
+from bench.benchdb import throwaway_database, throwaway_embedded  # noqa: E402
 
 DB_NAME = "bench_load_event_day"
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/6")
@@ -1845,6 +1850,19 @@ def main() -> int:
         default=35,
         help="seconds of the outage's round before the connection drops (35)",
     )
+    parser.add_argument(
+        "--embedded",
+        action="store_true",
+        help="against make run's embedded default (SQLite with synchronous=FULL and the "
+        "filesystem broker, no PostgreSQL nor Redis) instead; the day phase only",
+    )
+    parser.add_argument(
+        "--sqlite-synchronous",
+        choices=("FULL", "NORMAL"),
+        default="FULL",
+        help="with --embedded: the server's SQLite synchronous (FULL, the app's; NORMAL only "
+        "to measure what FULL costs: bench/settings_sqlite_normal.py)",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--keep", action="store_true", help="keep the VAR_DIR (logs)")
     args = parser.parse_args()
@@ -1865,7 +1883,11 @@ def main() -> int:
     if args.outage_before < 20:
         parser.error("--outage-before: at least 20 s (the tables type and check deal 1)")
 
-    if urlparse(REDIS_URL).hostname not in ("127.0.0.1", "localhost"):
+    if args.embedded and args.phases != ["day"]:
+        parser.error("--embedded: the day phase only (--phases day)")
+    if args.sqlite_synchronous != "FULL" and not args.embedded:
+        parser.error("--sqlite-synchronous: with --embedded only")
+    if not args.embedded and urlparse(REDIS_URL).hostname not in ("127.0.0.1", "localhost"):
         raise HarnessError("REDIS_URL must point at this machine")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = max(soft, 4 * args.connections)
@@ -1926,12 +1948,13 @@ def main() -> int:
         f"{load_before[2]:.2f} before the run; VAR_DIR {var_dir}"
     )
     try:
-        with throwaway_database(
-            DB_NAME,
-            REDIS_URL=REDIS_URL,
-            VAR_DIR=str(var_dir),
-            CELERY_TASK_DEFAULT_QUEUE=queue,
-        ) as database_url:
+        if args.embedded:
+            backend = throwaway_embedded(str(var_dir), CELERY_TASK_DEFAULT_QUEUE=queue)
+        else:
+            backend = throwaway_database(
+                DB_NAME, REDIS_URL=REDIS_URL, VAR_DIR=str(var_dir), CELERY_TASK_DEFAULT_QUEUE=queue
+            )
+        with backend as database_url:
             from django.contrib.auth import get_user_model
             from django.core.management import call_command
             from django.db import connections
@@ -2091,13 +2114,11 @@ def main() -> int:
 
             port = free_port()
             env = dict(os.environ)
-            env.update(
-                DATABASE_URL=database_url,
-                REDIS_URL=REDIS_URL,
-                VAR_DIR=str(var_dir),
-                CELERY_TASK_DEFAULT_QUEUE=queue,
-                PORT=str(port),
-            )
+            env.update(VAR_DIR=str(var_dir), CELERY_TASK_DEFAULT_QUEUE=queue, PORT=str(port))
+            if not args.embedded:
+                env.update(DATABASE_URL=database_url, REDIS_URL=REDIS_URL)
+            elif args.sqlite_synchronous == "NORMAL":
+                env.update(DJANGO_SETTINGS_MODULE="bench.settings_sqlite_normal")
             server = Server(port, env, var_dir / "serve.log")
             try:
                 server.start()
@@ -2197,8 +2218,9 @@ def main() -> int:
         signal.alarm(0)
         if server is not None:
             server.stop()
-        with contextlib.suppress(Exception):
-            redis_cleanup(REDIS_URL, queue)
+        if not args.embedded:
+            with contextlib.suppress(Exception):
+                redis_cleanup(REDIS_URL, queue)
         if args.keep or not ok:
             print(f"VAR_DIR kept: {var_dir}", file=sys.stderr)
         else:
