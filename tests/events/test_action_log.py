@@ -7,6 +7,8 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from events import rounds
@@ -113,6 +115,24 @@ def test_a_players_own_writes_leave_no_line(event, play):
         event, lambda: services.sheet_record(play, deal, OTHER, by_entry=entry_at(play, "E"))
     )
     assert lines == []  # a dispute proposed by a player: his, not a director's
+
+
+def _log_queries(action) -> list[str]:
+    with CaptureQueriesContext(connection) as seen:
+        action()
+    return [q["sql"] for q in seen.captured_queries if "events_actionlog" in q["sql"]]
+
+
+def test_a_players_write_asks_nothing_of_the_log_a_directors_one_insert(event, director, play):
+    deal = deal_of(play, 1)
+    assert (
+        _log_queries(
+            lambda: services.sheet_record(play, deal, THREE_DIAMONDS, by_entry=entry_at(play, "N"))
+        )
+        == []
+    )
+    written = _log_queries(lambda: services.sheet_record(play, deal, OTHER, by_user=director))
+    assert len(written) == 1 and written[0].lstrip().upper().startswith("INSERT")
 
 
 def test_the_director_confirming_a_players_sheet_is_one_line(event, director, play):
