@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
-from events import clockdoc
+from events import clockdoc, staff
 from events.actionlog import log_action
 from events.models import Event, Round, Seat, Table
 from scoring.ladder import services as ladders
@@ -21,13 +21,11 @@ from scoring.sheets.stale import _mark_stale, _recompute_here
 # --- who may write --------------------------------------------------------------------------
 
 
-def _is_director(user, event: Event) -> bool:
-    return bool(user and user.is_authenticated and (user.is_superuser or event.owner_id == user.pk))
-
-
-def _check_director(user, event: Event) -> None:
-    if not _is_director(user, event):
-        raise PermissionDenied(_("Only the director of this event may do this."))
+def _check_director(user, event: Event, action: str = "sheets", room=None) -> None:
+    """A director's write: the account's role in the event allows ``action`` (in ``room``,
+    for a room director) — the rule of events.staff, asked again where the change is made,
+    whatever door it came through."""
+    staff.require(user, event, action, room=room)
 
 
 def _log_play(play: TablePlay, by_user, kind: str, **line) -> None:
@@ -300,7 +298,7 @@ def _actor(play: TablePlay, by_user, by_entry, proof: str = Proof.SEAT) -> Playe
     if (by_user is None) == (by_entry is None):
         raise ValueError("a sheet is written either by the director or by a player")
     if by_user is not None:
-        _check_director(by_user, _event_of(play))
+        _check_director(by_user, _event_of(play), "sheets", play.round.room)
         return None
     _player_seat(play, by_entry)
     access = players_access(play)
@@ -332,7 +330,7 @@ def _proof_of(by_entry, proof: str | None) -> str:
 
 
 def _check_access_change(rnd: Round, access: str, by_user) -> None:
-    _check_director(by_user, rnd.room.session.event)
+    _check_director(by_user, rnd.room.session.event, "sheets", rnd.room)
     if access not in TablePlay.Access.values:
         raise ValidationError({"access": _("Open the table, close it, or leave it to the clock.")})
     if rnd.state != Round.State.FINISHED:

@@ -63,7 +63,7 @@ def adjustment_create(
     for a player who sat at that table in that round."""
     with transaction.atomic():
         play = _locked_play(play)
-        _check_director(by_user, _event_of(play))
+        _check_director(by_user, _event_of(play), "adjust", play.round.room)
         errors: dict[str, str] = {}
         seat = (
             Seat.objects.filter(round_id=play.round_id, table_id=play.table_id, entry=entry)
@@ -212,7 +212,7 @@ def adjustments_table_create(
     already has an artificial score on one of the deals is reported, not overwritten."""
     with transaction.atomic():
         play = _locked_play(play)
-        _check_director(by_user, _event_of(play))
+        _check_director(by_user, _event_of(play), "adjust", play.round.room)
         seats = {
             s.position: s
             for s in Seat.objects.filter(
@@ -326,7 +326,7 @@ def adjustment_delete(adjustment: Adjustment, *, by_user) -> None:
         adjustment = Adjustment.objects.select_related(
             "play__round__room__session__event", "play__table", "entry", "deal"
         ).get(pk=adjustment.pk)
-        _check_director(by_user, _event_of(adjustment.play))
+        _check_director(by_user, _event_of(adjustment.play), "adjust", adjustment.play.round.room)
         deal_id = adjustment.deal_id
         before = _adjustment_state(adjustment)
         adjustment.delete()

@@ -24,7 +24,7 @@ from __future__ import annotations
 from copy import copy
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Q
 from django.utils import timezone
@@ -32,7 +32,7 @@ from django.utils.html import format_html_join
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from events import clockdoc
+from events import clockdoc, staff
 from events.actionlog import log_action
 from events.cards import (
     CardError,
@@ -415,9 +415,10 @@ def _lang() -> str:
 
 
 def _check_director(user, report: BoxReport) -> None:
-    event = report.play.round.room.session.event
-    if not (user and user.is_authenticated and (user.is_superuser or event.owner_id == user.pk)):
-        raise PermissionDenied(_("Only the event's director decides on a box report."))
+    """The account's role in the event decides box reports (in the report's room, for a room
+    director): events.staff's rule."""
+    room = report.play.round.room
+    staff.require(user, room.session.event, "boxes", room=room)
 
 
 def _report_state(report: BoxReport) -> dict:

@@ -29,12 +29,11 @@ import enum
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from events import clockdoc
+from events import clockdoc, staff
 from events.actionlog import log_action
 from events.models import Deal, Event, Room, Round, Session, TablePlay
 from scoring.models import Adjustment, DealsShown, ScoreSheet
@@ -319,11 +318,9 @@ def session_disclosure(session: Session | int) -> SessionDisclosure:
 
 
 def is_director(user, event: Event) -> bool:
-    return bool(
-        user is not None
-        and user.is_authenticated
-        and (user.is_superuser or event.owner_id == user.pk)
-    )
+    """The account directs the event — its chief or one of its team (events.staff): he reads
+    every deal, played or not (he plays none)."""
+    return staff.may(user, event, "view")
 
 
 @dataclass
@@ -431,8 +428,7 @@ def viewer(request, event: Event) -> Viewer:
 def deals_show(session: Session, *, by_user) -> DealsShown:
     """The director shows every deal of the session now (say, rounds he will not play): it
     becomes public with the standings, and its seed with it."""
-    if not is_director(by_user, session.event):
-        raise PermissionDenied
+    staff.require(by_user, session.event, "show_deals")
     with transaction.atomic():
         found, created = DealsShown.objects.get_or_create(
             session=session, defaults={"shown_by": by_user, "shown_at": timezone.now()}

@@ -198,15 +198,25 @@ def test_the_chief_and_a_director_pass_every_event_wide_door(world, role):
         assert _door(world, role, "post", "sheet_restore", sheet_pk=987654) is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the sheets' services still ask for the owner (scoring.sheets.access._check_director, "
-    "scoring.sheets.boxes._check_director, scoring.standings.disclosure.is_director): past the "
-    "door, a staff member's adjustment, sheet or box decision is refused there",
-)
 def test_a_director_of_the_team_deletes_an_adjustment(world):
+    """Past the door the service asks the same rule (events.staff), not the owner."""
     answer = _post(world, "director", "adjustment_delete", adjustment_pk=world["adjustment"][1].pk)
     assert answer.status_code == 302
+
+
+def test_the_services_ask_the_role_too(world):
+    """Whatever door a write comes through, its service asks the role: a secretary may not
+    adjust, a room director only in his room (events.staff's rule, asked where the change
+    is made)."""
+    from django.core.exceptions import PermissionDenied
+
+    from scoring.sheets import services
+
+    adjustment = world["adjustment"][1]
+    with pytest.raises(PermissionDenied):
+        services.adjustment_delete(adjustment, by_user=world["users"]["secretary"])
+    with pytest.raises(PermissionDenied):
+        services.adjustment_delete(adjustment, by_user=world["users"]["stranger"])
 
 
 @pytest.mark.parametrize(
