@@ -16,6 +16,11 @@ def _serve(view):
     return afterwards.AfterResponseMiddleware(view)(RequestFactory().get("/"))
 
 
+# A response's close() sends request_finished, and Django then checks the connections a test
+# of the database left open in this worker: allowed, or it fails by the order tests ran in.
+
+
+@pytest.mark.django_db
 def test_the_work_waits_until_the_response_has_been_sent():
     done = []
 
@@ -32,6 +37,7 @@ def test_the_work_waits_until_the_response_has_been_sent():
     assert done == ["view", "work", "outside"]
 
 
+@pytest.mark.django_db
 def test_a_failing_work_is_logged_and_the_next_still_runs(caplog):
     done = []
 
