@@ -357,7 +357,7 @@ class EventViewSet(viewsets.ModelViewSet):
         given.is_valid(raise_exception=True)
         minutes = given.validated_data.get("minutes")
         done = rounds.session_start_rounds(
-            session, length_seconds=minutes * 60 if minutes else None
+            session, length_seconds=minutes * 60 if minutes else None, by_user=request.user
         )
         return Response(
             {"session": session.number, "rooms": RoomStartSerializer(done, many=True).data}
@@ -393,7 +393,9 @@ class EntryViewSet(
     def perform_create(self, serializer):
         """The add form's way: the player joins matched against the register."""
         try:
-            entry, match = register.entry_join(self.get_event(), **serializer.validated_data)
+            entry, match = register.entry_join(
+                self.get_event(), **serializer.validated_data, by_user=self.request.user
+            )
         except ValidationError as error:
             raise serializers.ValidationError(serializers.as_serializer_error(error)) from None
         entry.register_match = match
@@ -401,7 +403,7 @@ class EntryViewSet(
 
     def perform_update(self, serializer):
         serializer.instance = services.entry_update(
-            serializer.instance, **serializer.validated_data
+            serializer.instance, by_user=self.request.user, **serializer.validated_data
         )
 
     def retrieve(self, request, *args, **kwargs):
@@ -418,14 +420,15 @@ class EntryViewSet(
         given = WithdrawSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         entry = services.entry_withdraw(
-            self.get_object(), confirmed=given.validated_data["confirm"]
+            self.get_object(), confirmed=given.validated_data["confirm"], by_user=request.user
         )
         return Response(EntrySerializer(entry).data)
 
     @extend_schema(request=None, responses=EntrySerializer)
     @action(detail=True, methods=["post"])
     def reinstate(self, request, event_pk=None, pk=None):
-        return Response(EntrySerializer(services.entry_reinstate(self.get_object())).data)
+        entry = services.entry_reinstate(self.get_object(), by_user=request.user)
+        return Response(EntrySerializer(entry).data)
 
     @extend_schema(
         request=LinkSerializer,
@@ -465,7 +468,7 @@ class EntryViewSet(
         if dry_run:
             return Response(body)
         try:
-            created = register.import_linked(event, rows, matches)
+            created = register.import_linked(event, rows, matches, by_user=self.request.user)
         except ValidationError as error:
             body["ok"] = False
             body["rows"] = RowSerializer(rows, many=True).data
@@ -598,20 +601,22 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         given.is_valid(raise_exception=True)
         minutes = given.validated_data.get("minutes")
         rounds.timers_unqueued()  # what an earlier request of this thread left: not ours
-        rounds.round_start(rnd, length_seconds=minutes * 60 if minutes else None)
+        rounds.round_start(
+            rnd, length_seconds=minutes * 60 if minutes else None, by_user=request.user
+        )
         return self._done(rnd)
 
     @extend_schema(request=None, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
     def pause(self, request, event_pk=None, pk=None):
         rounds.timers_unqueued()
-        return self._done(rounds.round_pause(self.get_object()))
+        return self._done(rounds.round_pause(self.get_object(), by_user=request.user))
 
     @extend_schema(request=None, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
     def resume(self, request, event_pk=None, pk=None):
         rounds.timers_unqueued()
-        return self._done(rounds.round_resume(self.get_object()))
+        return self._done(rounds.round_resume(self.get_object(), by_user=request.user))
 
     @extend_schema(request=RoundAdjustSerializer, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
@@ -621,14 +626,15 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         given = RoundAdjustSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         rounds.timers_unqueued()
-        return self._done(rounds.round_adjust(rnd, seconds=given.validated_data["minutes"] * 60))
+        seconds = given.validated_data["minutes"] * 60
+        return self._done(rounds.round_adjust(rnd, seconds=seconds, by_user=request.user))
 
     @extend_schema(request=None, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
     def end(self, request, event_pk=None, pk=None):
         """«Round over!» now (it cannot be undone)."""
         rounds.timers_unqueued()
-        return self._done(rounds.round_end_now(self.get_object()))
+        return self._done(rounds.round_end_now(self.get_object(), by_user=request.user))
 
 
 _rounds = RoundViewSet.as_view({"get": "list"})

@@ -155,7 +155,9 @@ def entry_add(request, event):
             messages.info(request, _("Confirm who this player is, then save again."))
         else:
             try:
-                entry = register.create_linked(event, match, **form.cleaned_data)
+                entry = register.create_linked(
+                    event, match, **form.cleaned_data, by_user=request.user
+                )
             except ValidationError as error:
                 apply_service_error(form, error)
             else:
@@ -177,7 +179,9 @@ def entry_edit(request, event, entry_pk):
     form = EntryForm(request.POST or None, instance=entry)
     if request.method == "POST" and form.is_valid():
         try:
-            services.entry_update(event.entries.get(pk=entry.pk), **form.cleaned_data)
+            services.entry_update(
+                event.entries.get(pk=entry.pk), by_user=request.user, **form.cleaned_data
+            )
         except ValidationError as error:
             apply_service_error(form, error)
         else:
@@ -227,7 +231,9 @@ def entry_withdraw(request, event, entry_pk):
     error = None
     if request.method == "POST":
         try:
-            entry = services.entry_withdraw(entry, confirmed=request.POST.get("confirm") == "yes")
+            entry = services.entry_withdraw(
+                entry, confirmed=request.POST.get("confirm") == "yes", by_user=request.user
+            )
         except ValidationError as refused:
             error = " ".join(refused.messages)
         else:
@@ -252,7 +258,9 @@ def entry_withdraw(request, event, entry_pk):
 @require_POST
 def entry_reinstate(request, event, entry_pk):
     try:
-        entry = services.entry_reinstate(get_object_or_404(event.entries, pk=entry_pk))
+        entry = services.entry_reinstate(
+            get_object_or_404(event.entries, pk=entry_pk), by_user=request.user
+        )
     except ValidationError as refused:
         messages.error(request, " ".join(refused.messages))
     else:
@@ -309,7 +317,7 @@ def entries_paste(request, event):
                     form.add_error(None, _choice_error(matches))
                 elif check.ok:
                     try:
-                        entries = register.import_linked(event, rows, matches)
+                        entries = register.import_linked(event, rows, matches, by_user=request.user)
                     except ValidationError as error:
                         form.add_error("text", " ".join(error.messages))
                     else:
@@ -402,7 +410,9 @@ def entries_import_confirm(request, event):
             )
         if register.choice_problems(matches):
             raise ValidationError(_choice_error(matches))
-        return _imported(request, event, register.import_linked(event, rows, matches))
+        return _imported(
+            request, event, register.import_linked(event, rows, matches, by_user=request.user)
+        )
     except ValidationError as error:
         # The rows now carry their problems (someone may have taken a number meanwhile).
         messages.error(request, " ".join(error.messages))
@@ -472,7 +482,7 @@ def session_rounds_start(request, event, number):
     click and one transaction; the result is told room by room."""
     session = get_object_or_404(event.sessions, number=number)
     rounds.timers_unqueued()  # what an earlier request of this thread left: not ours
-    for done in rounds.session_start_rounds(session):
+    for done in rounds.session_start_rounds(session, by_user=request.user):
         level, text = ROOM_START_TEXTS[done.outcome]
         messages.add_message(
             request,

@@ -413,3 +413,26 @@ def test_the_log_cannot_be_changed_through_the_app(event, director):
     with pytest.raises(TypeError):
         ActionLog.objects.filter(event=event).delete()
     assert ActionLog.objects.get(pk=line.pk).summary == ""
+
+
+# --- the doors pass the author -------------------------------------------------------------
+
+
+def test_the_pages_and_the_api_name_the_author_of_their_writes(director_client, event, running):
+    """Every door hands the service who acts: the API's clock and players' edits and the
+    page's withdrawal each write a line under the director's login, never «—»."""
+    rnd = Round.objects.get(room__session=running, number=1)
+    base = f"/api/v1/events/{event.pk}"
+    before = set(ActionLog.objects.filter(event=event).values_list("pk", flat=True))
+    done = director_client.post(f"{base}/rounds/{rnd.pk}/pause/")
+    assert done.status_code == 200, done.content
+    done = director_client.post(f"{base}/rounds/{rnd.pk}/resume/")
+    assert done.status_code == 200, done.content
+    entry = event.entries.order_by("number").first()
+    done = director_client.patch(
+        f"{base}/entries/{entry.pk}/", {"club": "Пуля"}, content_type="application/json"
+    )
+    assert done.status_code == 200, done.content
+    lines = ActionLog.objects.filter(event=event).exclude(pk__in=before)
+    assert lines.count() == 3
+    assert set(lines.values_list("login", flat=True)) == {event.owner.username}
