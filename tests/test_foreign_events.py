@@ -83,6 +83,7 @@ def world(director, session15):
         "report_pk": 1,
         "action": "pause",
         "format": "json",
+        "login": "nobody",  # a staff member's address (…/staff/<login>/)
     }
     # The API's nested ``pk``: the object its route is about.
     nested = {
