@@ -115,12 +115,17 @@ class SheetForm(forms.Form):
     #: The contracts that take the talon (the picker's ``data-numeric``).
     talon_contracts: tuple[str, ...] = ()
 
-    def word(self, value) -> str:
-        """A contract, suit or decision as a word of the game in the page's language."""
-        raise NotImplementedError
+    #: What every game's form says itself: ``word(value)`` (a contract, suit or decision as
+    #: a word of the game in the page's language) and ``contract_choices()``.
+    OWN = ("word", "contract_choices")
 
-    def contract_choices(self) -> list[tuple[str, str]]:
-        raise NotImplementedError
+    def __init_subclass__(cls, **kwargs):
+        """A game's form that lacks its words or its contracts is refused when it is
+        defined, not on a page."""
+        super().__init_subclass__(**kwargs)
+        missing = [name for name in cls.OWN if not callable(getattr(cls, name, None))]
+        if missing:
+            raise TypeError(f"{cls.__name__} must define {', '.join(missing)}")
 
     def trump_choices(self, suit_order: str) -> list[tuple[str, str]]:
         return []

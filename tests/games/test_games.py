@@ -108,3 +108,14 @@ def test_the_games_words_in_both_languages():
     assert (word(PASSED), word(PASSED, "en")) == ("распасы", "all-pass")
     assert [word(d) for d in Defence] == ["вист", "пас", "полвиста"]
     assert [word(d, "en") for d in Defence] == ["whist", "pass", "half whist"]
+
+
+def test_a_games_form_without_its_words_is_refused_when_defined():
+    import pytest
+
+    from scoring.games.forms import SheetForm
+
+    with pytest.raises(TypeError, match="word, contract_choices"):
+
+        class Bare(SheetForm):
+            pass
