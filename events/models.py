@@ -445,6 +445,9 @@ class Session(models.Model):
     dealing = models.CharField(
         _("dealing"), max_length=3, choices=Dealing.choices, blank=True, default=Dealing.BY_HAND
     )
+    #: Whether the players check in before each round too, not only before the session
+    #: (issue 34, ``events.checkin``).
+    checkin_each_round = models.BooleanField(_("check-in before each round"), default=False)
     # Computer-dealt sets: the seed stays secret until the results are published; its
     # SHA-256 is shown from the start (events.cards.seed_hash).
     deal_seed = models.CharField(max_length=64, blank=True, editable=False)
@@ -1161,3 +1164,95 @@ class ActionLog(models.Model):
 
     def delete(self, *args, **kwargs):
         raise TypeError("the action log is append-only: its lines are never deleted")
+
+
+# --- the tables' calls and the players' check-in (issue 34) ---------------------------------
+# Written by ``events.calls`` and ``events.checkin`` only, each step with its log line.
+
+
+class TableCall(models.Model):
+    """A table's «Позвать судью»: open until a director says «Иду» (going), then «Решено»
+    (closed). One call open (or going) per table at a time, so a table cannot flood."""
+
+    class Reason(models.TextChoices):
+        DISPUTE = "dispute", pgettext_lazy("call reason", "Dispute")
+        SHEET = "sheet", pgettext_lazy("call reason", "Error in the score sheet")
+        BOX = "box", pgettext_lazy("call reason", "Box")
+        OTHER = "other", pgettext_lazy("call reason", "Other")
+
+    class State(models.TextChoices):
+        OPEN = "open", pgettext_lazy("call state", "waiting")
+        GOING = "going", pgettext_lazy("call state", "director on the way")
+        CLOSED = "closed", pgettext_lazy("call state", "resolved")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="calls")
+    #: The round the table was playing when it called (None before the first).
+    round = models.ForeignKey(
+        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="calls"
+    )
+    #: The seat that called («» when the table's phone did not say).
+    position = models.CharField(max_length=1, choices=Seat.Position.choices, blank=True)
+    #: The player who called, when his own link or PIN says who he is.
+    entry = models.ForeignKey(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="calls"
+    )
+    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    going_at = models.DateTimeField(null=True, blank=True)
+    going_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    #: The phone's own id of the request (the outbox sends it again after a lost answer):
+    #: the same id twice is the same call.
+    client_id = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["opened_at", "id"]
+        verbose_name = _("call")
+        verbose_name_plural = _("calls")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(state__in=["open", "going"]),
+                name="table_call_one_open",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["open", "going", "closed"]), name="table_call_state_known"
+            ),
+        ]
+        indexes = [models.Index(fields=["table", "state"], name="table_call_table_state")]
+
+    def __str__(self):
+        return f"{self.table}: {self.reason} ({self.state})"
+
+
+class CheckIn(models.Model):
+    """A player's «Я на месте» in a session: before the session (``round`` 0) or, when the
+    session asks it (``Session.checkin_each_round``), before round ``round``."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="checkins")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="checkins")
+    round = models.PositiveSmallIntegerField(default=0)
+    at = models.DateTimeField(auto_now_add=True)
+    #: The director who checked him in by hand; None: the player himself.
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["session", "round", "at", "id"]
+        verbose_name = _("check-in")
+        verbose_name_plural = _("check-ins")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "entry", "round"], name="checkin_once_per_round"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.session}: {self.entry} ({self.round})"
