@@ -1,0 +1,145 @@
+"""The «Явка» section of the room's console (issue 34): the players' check-in of the room
+(``events.checkin``), a director's mark by hand and its taking back, the session's «before
+each round» switch, and a substitute seated from a missing player's row in one step
+(``movements.services.seat_substitute``). The door (``events.access.ACTIONS``) asks
+«checkin» in the room of the address, «seating» for the switch and the substitute; the
+services ask again."""
+
+from __future__ import annotations
+
+import contextlib
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from events import checkin, rounds
+from events.access import director_event
+from events.models import Room
+from events.params import BadQueryParam, query_int
+from movements.services import seat_substitute
+from scoring.console.views import _room_page
+
+
+def _room(event, room_pk) -> Room:
+    return get_object_or_404(
+        Room.objects.of_event(event).select_related("session__event"), pk=room_pk
+    )
+
+
+def _back(event, room):
+    return redirect(reverse("director:room_detail", args=[event.pk, room.pk]) + "#checkin")
+
+
+def _posted_int(request, name, minimum=1):
+    try:
+        return query_int(request.POST, name, minimum=minimum)
+    except BadQueryParam:
+        return None
+
+
+def _entry(event, request, name):
+    pk = _posted_int(request, name)
+    return event.entries.filter(pk=pk).first() if pk is not None else None
+
+
+@director_event
+@require_POST
+def checkin_mark(request, event, room_pk):
+    """A director checks a player of the room in by hand (``unmark``: takes a mistaken mark
+    back)."""
+    room = _room(event, room_pk)
+    entry = _entry(event, request, "entry")
+    round_number = _posted_int(request, "round", minimum=0)
+    undo = request.POST.get("undo") == "1"
+    try:
+        if entry is None or round_number is None:
+            raise ValidationError(_("Choose a player of this room and the check-in's round."))
+        if undo:
+            checkin.checkin_unmark(room.session, entry, round=round_number, by=request.user)
+        else:
+            checkin.checkin_mark(room.session, entry, round=round_number, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        text = _("%(name)s is no longer checked in.") if undo else _("%(name)s is checked in.")
+        messages.success(request, text % {"name": entry.full_name})
+    return _back(event, room)
+
+
+@director_event
+@require_POST
+def checkin_each_round(request, event, room_pk):
+    """The session's switch: check-in before each round, or before the session only."""
+    room = _room(event, room_pk)
+    value = request.POST.get("each_round") == "1"
+    checkin.session_set_checkin_each_round(room.session, value, by=request.user)
+    if value:
+        messages.success(request, _("The players now check in before each round."))
+    else:
+        messages.success(request, _("The players now check in once, before the session."))
+    return _back(event, room)
+
+
+@director_event
+@require_POST
+def checkin_substitute(request, event, room_pk):
+    """«Посадить замену» from a missing player's row: the chosen player takes his seats from
+    the room's next round not started, and is checked in for the check-in shown (he is in
+    the hall) — both or neither. A refusal: the room page with the reason next to the row,
+    the choice kept."""
+    room = _room(event, room_pk)
+    leaving = _entry(event, request, "leaving")
+    arriving = _entry(event, request, "arriving")
+    state = checkin.room_checkins(room)
+    upcoming = rounds.room_next_round(room)
+    error = {
+        "entry": leaving.pk if leaving else None,
+        "arriving": arriving.pk if arriving else None,
+    }
+    try:
+        if leaving is None:
+            raise ValidationError(_("Choose the missing player to replace."))
+        if arriving is None:
+            raise ValidationError(_("Choose the substitute."))
+        if upcoming is None:
+            raise ValidationError(_("Every round of this room has started: no substitute now."))
+        with transaction.atomic():
+            changed = seat_substitute(
+                room.session,
+                leaving=leaving,
+                arriving=arriving,
+                from_round=upcoming.number,
+                by=request.user,
+            )
+            if state.round is not None:
+                arriving.refresh_from_db()
+                # No seat for that check-in (before a round already begun): not marked.
+                with contextlib.suppress(ValidationError):
+                    checkin.checkin_mark(room.session, arriving, round=state.round, by=request.user)
+    except ValidationError as error_raised:
+        error["text"] = " ".join(error_raised.messages)
+        return _room_page(request, event, room, status=400, checkin_error=error)
+    messages.success(
+        request,
+        ngettext(
+            "%(arriving)s plays as participant %(number)d in place of %(leaving)s "
+            "from round %(round)d (%(count)d seat).",
+            "%(arriving)s plays as participant %(number)d in place of %(leaving)s "
+            "from round %(round)d (%(count)d seats).",
+            changed,
+        )
+        % {
+            "arriving": arriving.full_name,
+            "leaving": leaving.full_name,
+            "number": arriving.number or 0,
+            "round": upcoming.number,
+            "count": changed,
+        },
+    )
+    return _back(event, room)
