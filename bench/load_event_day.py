@@ -17,6 +17,12 @@ port of 127.0.0.1; and drives it with aiohttp as the pages' JS does:
   again when the clock controls change or an announcement comes;
 - the 100 tables within the steady minute: the table page, the deal-1 form, «Check», «Save»
   (a form POST with CSRF; the redirect followed), with a few seconds of typing between;
+- the team (issue 34): one table in 20 calls the director («Позвать судью», the table page's
+  form) within the steady minute and polls its call's state (``/t/<key>/call.json``, every
+  5 s ± 20 %, static/js/calls.js) until it is closed; the second console's director presses
+  «Иду» after 3–8 s and «Решено» 4–10 s later, each from the room page; between rounds 1 and
+  2 (the session asks check-in before each round) a quarter of the players open their page
+  and tap «Я на месте» within 8 s;
 - the trivial endpoint, 10 a second: ``GET /i18n/setlang/`` (Django's set_language answers
   a GET without a ``next`` with 204 and touches nothing) and a small static file.
 
@@ -68,7 +74,9 @@ when 1,000 is not run): the standings' p95 and the phones' clock p95 ≤ 3× the
 
 Before the load, in-process with Django's test Client: queries and ms of each polled
 endpoint at 20 and 100 tables and at 10 and 100 rounds (round 1 running, every table's
-deal 1 entered), and on the load event after the run.
+deal 1 entered); on the 20-table event with three calls open and a quarter of the players
+checked in, the console of a room director alone on the team and then in a team of 12 (its
+cost must not grow with the staff); and on the load event after the run.
 
 Everything is bounded (per-request timeout, counted as a timeout, after which the virtual
 client goes on as the JS would after an answer; a connection limit; fixed phases; a hard
@@ -129,6 +137,17 @@ HALL_CLOCK_S = 1.0  # public/clock.html and director/room_detail.html data-poll-
 CONSOLE_S = 3.0  # director/room_detail.html console data-poll-ms="3000"
 # The trivial endpoints, 10 a second each: enough samples (600 a minute) for a steady p95.
 TRIVIAL_EVERY_S = 0.1
+# The team (issue 34): a few tables call the director in the steady minute (one in
+# CALL_EVERY_TABLES); the room's director walks over (CALL_WALK_S) and settles it
+# (CALL_SETTLE_S); the called table's phone polls its call's state (static/js/calls.js).
+# Between rounds 1 and 2 (check-in before each round) a share of the hall taps «Я на месте»
+# within CHECKIN_WINDOW_S of the end.
+CALL_EVERY_TABLES = 20
+CALL_POLL_S = 5.0  # calls.js POLL_MS, ± 20 %
+CALL_WALK_S = (3.0, 8.0)
+CALL_SETTLE_S = (4.0, 10.0)
+CHECKIN_SHARE = 0.25
+CHECKIN_WINDOW_S = 8.0
 # The outage (--phases outage): how long the hall is off the network, where the round's end
 # falls in it, and the spread of the phones' first requests after the return (player.js).
 OUTAGE_S = 60.0
@@ -157,13 +176,19 @@ T_PAGE = "table page"
 T_FORM = "table deal form"
 T_CHECK = "table «Check» POST"
 T_SAVE = "table «Save» POST"
+T_CALL = "table «Позвать судью» POST"
+T_CALL_JSON = "table call.json (while called)"
+D_CALL = "director «Иду»/«Решено» POST"
+P_PAGE = "player page"
+P_CHECKIN = "player «Я на месте» POST"
 A_RESULTS = "audience: results page"
 A_STANDINGS = "audience: session standings"
 A_VERSION = "audience: version document"
 A_ASSET = "audience: linked files (css, icon…)"
 AUDIENCE = (A_RESULTS, A_STANDINGS, A_VERSION, A_ASSET)
 ORDER = [TRIVIAL, STATIC, P_CLOCK, P_PLACES, H_CLOCK, C_JSON, C_PAGE, D_START, D_END]
-ORDER += [T_PAGE, T_FORM, T_CHECK, T_SAVE, *AUDIENCE]
+ORDER += [T_PAGE, T_FORM, T_CHECK, T_SAVE, T_CALL, T_CALL_JSON, D_CALL, P_PAGE, P_CHECKIN]
+ORDER += [*AUDIENCE]
 
 
 class HarnessError(RuntimeError):
@@ -198,6 +223,18 @@ class Queued:
 
 
 @dataclass
+class Called:
+    """A table's «Позвать судью» in the day, and what its phone saw of the answer."""
+
+    number: int
+    outcome: str = "not sent"
+    sent: float | None = None  # the POST's answer
+    answered: float | None = None  # the director's «Иду» POST answered
+    going_seen: float | None = None  # the phone's poll first showed «Судья идёт»
+    closed_seen: float | None = None  # … then no call open
+
+
+@dataclass
 class Run:
     base: str
     timeout: float
@@ -225,6 +262,8 @@ class Run:
     down: asyncio.Event = field(default_factory=asyncio.Event)  # set: the outage has begun
     queued: dict[int, Queued] = field(default_factory=dict)  # table number → its outbox
     audience: list[dict] = field(default_factory=list)  # each N's minute (the_audience)
+    calls: dict[int, Called] = field(default_factory=dict)  # table number → its call
+    checkins: dict[str, str] = field(default_factory=dict)  # player key → outcome
 
     def __post_init__(self):
         self.online.set()
@@ -812,6 +851,109 @@ async def table_outbox(run: Run, session, number: int, key: str, at: float, rng:
     )
 
 
+CALL_REASONS = ("dispute", "sheet", "box", "other")
+
+
+async def table_call(
+    run: Run, session, number: int, key: str, at: float, rng: random.Random, calls: asyncio.Queue
+):
+    """A table calls the director from its round page (the form of templates/table/_call.html,
+    its CSRF token from the page), then polls its call's state as static/js/calls.js does
+    while one is open, until the director has said «Иду» and «Решено»."""
+    called = run.calls[number] = Called(number)
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    if run.stopping:
+        return
+    sample, body, _ = await run.call(session, "GET", f"/t/{key}/", T_PAGE, cause="call")
+    if body is None or sample.outcome != "ok":
+        called.outcome = f"table page {sample.status or sample.outcome}"
+        return
+    form = form_by_action(parse_forms(body), f"/t/{key}/call/")
+    if form is None:
+        called.outcome = "no call form on the table's page"
+        return
+    data = hidden_fields(form) | {
+        "reason": rng.choice(CALL_REASONS),
+        "as": "",
+        "client_id": uuid.uuid4().hex,
+    }
+    sample, _, _ = await run.call(
+        session,
+        "POST",
+        form["attrs"]["action"],
+        T_CALL,
+        cause="call",
+        data=data,
+        expect=(302, 303),
+    )
+    if sample.outcome != "ok":
+        called.outcome = f"call {sample.status or sample.outcome}"
+        return
+    called.outcome, called.sent = "open", time.monotonic()
+    calls.put_nowait(called)
+    while not run.stopping:
+        await asyncio.sleep(CALL_POLL_S * rng.uniform(0.8, 1.2))
+        sample, body, _ = await run.call(
+            session, "GET", f"/t/{key}/call.json", T_CALL_JSON, cause="call"
+        )
+        if body is None or sample.outcome != "ok":
+            continue
+        try:
+            state = json.loads(body).get("state")
+        except ValueError:
+            sample.outcome, sample.note = "error", "call.json is not JSON"
+            continue
+        if state == "going" and called.going_seen is None:
+            called.going_seen = time.monotonic()
+        elif not state and called.answered is not None:
+            called.closed_seen = time.monotonic()
+            called.outcome = "closed"
+            return
+
+
+async def director_answers(run: Run, console: Console, calls: asyncio.Queue, rng: random.Random):
+    """The room's director on his console: for each call, «Иду» after a look and the walk,
+    «Решено» once settled (the forms of templates/director/_console_calls.html, oldest
+    first, each pressed from the room page as a click)."""
+    while not run.stopping:
+        called = await calls.get()
+        await asyncio.sleep(rng.uniform(*CALL_WALK_S))
+        going = await console.click("/going/", {}, D_CALL)
+        if going is None or going.outcome != "ok":
+            called.outcome = "«Иду» failed" if going else "no «Иду» on the console"
+            continue
+        called.answered = time.monotonic()
+        await asyncio.sleep(rng.uniform(*CALL_SETTLE_S))
+        closed = await console.click("/close/", {}, D_CALL)
+        if closed is None or closed.outcome != "ok":
+            called.outcome = "«Решено» failed" if closed else "no «Решено» on the console"
+
+
+async def player_checkin(run: Run, session, key: str, at: float):
+    """A player taps «Я на месте» on his page (templates/player/_checkin.html)."""
+    await asyncio.sleep(max(0.0, at - time.monotonic()))
+    if run.stopping:
+        return
+    sample, body, _ = await run.call(session, "GET", f"/p/{key}/", P_PAGE, cause="checkin")
+    if body is None or sample.outcome != "ok":
+        run.checkins[key] = f"page {sample.status or sample.outcome}"
+        return
+    form = form_by_action(parse_forms(body), f"/p/{key}/checkin/")
+    if form is None:
+        run.checkins[key] = "no «Я на месте» on the page"
+        return
+    sample, _, _ = await run.call(
+        session,
+        "POST",
+        form["attrs"]["action"],
+        P_CHECKIN,
+        cause="checkin",
+        data=hidden_fields(form),
+        expect=(302, 303),
+    )
+    run.checkins[key] = "checked in" if sample.outcome == "ok" else f"POST {sample.status}"
+
+
 async def probe(run: Run, session, path: str, endpoint: str, every: float, headers=None):
     """The trivial endpoints, on a fixed schedule."""
     due = time.monotonic() + random.uniform(0, every)
@@ -1176,6 +1318,7 @@ async def drive(
                 raise HarnessError(f"{c.name}: the room page has no console (data-version)")
             consoles.append(c)
         director = consoles[0]
+        plan["answering"] = consoles[1]  # the room's second director answers the calls
         # «Start round 1» on the console (empty minutes: deals × minutes per deal).
         started = await director.click("/start/", {"minutes": ""}, D_START)
         if started is None or started.outcome != "ok":
@@ -1257,6 +1400,15 @@ async def the_day(args, run: Run, plan: dict, director, session, rng, start_roun
     for number, key in plan["table_keys"]:
         at = t0 + rng.uniform(0.5, latest)
         run.spawn(table_save(run, session(cookies=True), number, key, at, random.Random(number)))
+    # A few tables call the director meanwhile; the second console's director answers.
+    calls: asyncio.Queue = asyncio.Queue()
+    callers = rng.sample(plan["table_keys"], max(1, len(plan["table_keys"]) // CALL_EVERY_TABLES))
+    for number, key in sorted(callers):
+        at = t0 + rng.uniform(0.5, max(1.0, args.duration - 30))
+        run.spawn(
+            table_call(run, session(cookies=True), number, key, at, random.Random(-number), calls)
+        )
+    run.spawn(director_answers(run, plan["answering"], calls, random.Random(34)))
     await asyncio.sleep(max(0.0, t0 + args.duration - time.monotonic()))
 
     # «Конец тура!» by the director's click: the dialog, then «Yes, end round 1 now».
@@ -1273,6 +1425,18 @@ async def the_day(args, run: Run, plan: dict, director, session, rng, start_roun
         # service would, so that the timer's round can still be measured.
         run.marks["click-ok"] = False
         await asyncio.to_thread(end_round1)
+
+    # Between the rounds a share of the hall taps «Я на месте» for round 2.
+    run.phase = "check-in"
+    t = run.marks["check-in"] = time.monotonic()
+    keys = rng.sample(plan["entry_keys"], int(len(plan["entry_keys"]) * CHECKIN_SHARE))
+    checking = [
+        run.spawn(
+            player_checkin(run, session(cookies=True), key, t + rng.uniform(0, CHECKIN_WINDOW_S))
+        )
+        for key in keys
+    ]
+    await asyncio.wait(checking, timeout=CHECKIN_WINDOW_S + 4 * args.timeout)
 
     if args.timer_round:
         # Round 2 on the clock for a short length; the timer (the worker) ends it.
@@ -1487,6 +1651,47 @@ def enter_deal_1(plays) -> int:
 
 
 # --- per-request cost (in-process, Django's test Client) ---------------------------------------
+
+TEAM_SIZE = 12
+TEAM_0 = "20 t., calls, check-ins, team of 1"
+TEAM_N = f"… team of {TEAM_SIZE}"
+
+
+def add_calls_and_checkins(event, room, director):
+    """Three tables of ``room`` call the director (one answered «Иду»), and a quarter of its
+    players are checked in for round 2 by hand."""
+    from events import calls, checkin
+    from events.models import Entry, Seat, TableCall
+
+    for table in room.tables.order_by("number")[:3]:
+        calls.call_open(table, reason="dispute")
+    calls.call_going(TableCall.objects.filter(table__room=room).first(), by=director)
+    seats = Seat.objects.filter(round__room=room, round__number=2, table__isnull=False)
+    entries = Entry.objects.filter(pk__in=seats.values("entry")).order_by("pk")
+    for entry in entries[: entries.count() // 4]:
+        checkin.checkin_mark(room.session, entry, round=2, by=director)
+
+
+def add_team(event, director, numbers: range):
+    """Accounts ``numbers`` of the event's team, the roles in turn — a room director of room
+    1 first, then a director and a secretary; returns the first room director added."""
+    from events import staff
+
+    roles = ("room", "director", "secretary")
+    member = None
+    for i in numbers:
+        role = roles[i % 3]
+        row = staff.staff_add(
+            event,
+            f"bench_team_{event.pk}_{i}",
+            role,
+            [1] if role == "room" else [],
+            uuid.uuid4().hex,
+            by_user=director,
+        )
+        if role == "room" and member is None:
+            member = row.user
+    return member
 
 
 C_FULL = "console.html (full board)"
@@ -1975,6 +2180,16 @@ def main() -> int:
                     if rounds is None:
                         label = f"100 tables, {room.rounds_planned} rounds"
                     costs[label] = request_costs(event, room, director, args.repeat)
+                    if tables == 20:
+                        small = (event, room)
+                # The console beside a team (issue 34): calls open and check-ins on the
+                # 20-table event, then a team of 12 — the console of one of them.
+                event, room = small
+                add_calls_and_checkins(event, room, director)
+                member = add_team(event, director, range(1))
+                costs[TEAM_0] = request_costs(event, room, member, args.repeat)
+                add_team(event, director, range(1, TEAM_SIZE))
+                costs[TEAM_N] = request_costs(event, room, member, args.repeat)
                 print(f"per-request cost measured in {time.monotonic() - t:.0f} s")
 
             t = time.monotonic()
@@ -1983,6 +2198,9 @@ def main() -> int:
             )
             from events.models import Entry, Round, TablePlay
 
+            # The players check in before each round (issue 34): between rounds 1 and 2.
+            room.session.checkin_each_round = True
+            room.session.save(update_fields=["checkin_each_round"])
             plan = {
                 "username": "bench_director",
                 "password": password,
@@ -2181,6 +2399,19 @@ def main() -> int:
                     .annotate(versions_n=Count("versions"))
                     .values_list("play__table__number", "versions_n")
                 )
+            from django.db.models import Count
+
+            from events.models import CheckIn, TableCall
+
+            team = {
+                "checkins": CheckIn.objects.filter(session=room.session, round=2).count(),
+                "calls": dict(
+                    TableCall.objects.filter(table__room=room)
+                    .values_list("state")
+                    .annotate(n=Count("id"))
+                    .values_list("state", "n")
+                ),
+            }
             if not args.no_cost:
                 room.refresh_from_db()
                 costs["load event after the run"] = request_costs(
@@ -2193,6 +2424,7 @@ def main() -> int:
                 plan,
                 costs,
                 saved_sheets=saved_sheets,
+                team=team,
                 outage_sheets=outage_sheets,
                 fired=fired,
                 wall=wall,
@@ -2232,7 +2464,7 @@ def main() -> int:
 def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
     """Print the tables and the goal lines; False if the harness itself did not work."""
     steady = [s for s in run.samples if s.phase == "steady"]
-    later = [s for s in run.samples if s.phase in ("end-click", "start-2", "timer")]
+    later = [s for s in run.samples if s.phase in ("end-click", "check-in", "start-2", "timer")]
     rows = endpoint_rows(steady)
     print_endpoints(
         "== the idle server (before the phones: one request at a time, the same client)",
@@ -2284,6 +2516,8 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
         not_started = len(plan["table_keys"]) - len(saves)
         if not_started:
             print(f"  {not_started} tables did not get to save before the minute was over")
+    if day:
+        team_report(run, facts["team"])
     errors_in_log = facts["server_log"].count("Traceback")
     print(
         f"server log: {errors_in_log} tracebacks, "
@@ -2382,6 +2616,16 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
             f"{e['label']}: the seat-fragment burst answered within 5 s "
             f"({len(b)} requests, slowest {worst:.2f} s, {bad} failed)",
         )
+    if TEAM_N in costs:
+        for name in (C_JSON, C_FULL):
+            qa, ma = costs[TEAM_0][name]
+            qb, mb = costs[TEAM_N][name]
+            flat = _queries(qb) <= _queries(qa) and mb <= 1.5 * ma + 1.0
+            goal(
+                flat,
+                f"{name} flat with a team of {TEAM_SIZE}: {qa} → {qb} queries, "
+                f"{ma:.1f} → {mb:.1f} ms",
+            )
     if costs:
         labels = list(costs)
         small, big, long = labels[0], labels[1], labels[2]
@@ -2395,6 +2639,8 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
         "  (flat: no more queries, and ms at most 1.5× + 1 ms; the machine is shared, "
         "so ms are noisy)"
     )
+    if day:
+        team_goals(run, facts["team"], ratio_goal)
     harness_ok = not day or (bool(rows.get(TRIVIAL)) and bool(rows.get(P_CLOCK)))
     if "outage" in args.phases:
         harness_ok = outage_report(args, run, plan, facts) and harness_ok
@@ -2403,6 +2649,61 @@ def report(args, run: Run, plan: dict, costs: dict, **facts) -> bool:
     if not harness_ok:
         print("the harness did not get its measurements", file=sys.stderr)
     return harness_ok
+
+
+def team_report(run: Run, team: dict) -> None:
+    """The tables' calls and the check-in of the day (issue 34)."""
+    calls = list(run.calls.values())
+    answered = [c for c in calls if c.answered is not None and c.sent is not None]
+    seen = [c.going_seen - c.answered for c in answered if c.going_seen is not None]
+    print(
+        f"calls: {len(calls)} tables called the director, {len(answered)} answered «Иду» on "
+        f"the console, {sum(c.outcome == 'closed' for c in calls)} seen closed on their "
+        f"phones; in the database {team['calls'] or 'none'}"
+    )
+    if seen:
+        print(
+            f"  «Судья идёт» on the calling phone after the «Иду» click: "
+            f"p50 {pct(seen, 50):.1f} s, max {max(seen):.1f} s (calls.js polls every "
+            f"{CALL_POLL_S:.0f} s ± 20 %)"
+        )
+    for c in calls:
+        if c.outcome != "closed":
+            print(f"  table {c.number}: {c.outcome}")
+    checked = sum(v == "checked in" for v in run.checkins.values())
+    print(
+        f"check-in: {checked}/{len(run.checkins)} players tapped «Я на месте» between the "
+        f"rounds; {team['checkins']} check-ins for round 2 in the database"
+    )
+    for why in sorted({v for v in run.checkins.values() if v != "checked in"})[:5]:
+        print(f"  {sum(v == why for v in run.checkins.values())} players: {why}")
+
+
+def team_goals(run: Run, team: dict, ratio_goal) -> None:
+    calls = list(run.calls.values())
+    closed = sum(c.outcome == "closed" for c in calls)
+    goal(
+        bool(calls) and closed == len(calls) and team["calls"].get("closed", 0) == len(calls),
+        f"every call answered «Иду» and «Решено», seen on its phone: {closed}/{len(calls)}",
+    )
+    late = [
+        c.going_seen - c.answered
+        for c in calls
+        if c.answered is not None and c.going_seen is not None
+    ]
+    worst = max(late, default=float("inf"))
+    goal(
+        len(late) == len(calls) and worst <= CALL_POLL_S * 1.2 + 2,
+        f"«Судья идёт» on the calling phone within one poll of the click "
+        f"(slowest {worst:.1f} s, ≤ {CALL_POLL_S * 1.2 + 2:.0f} s)",
+    )
+    checked = sum(v == "checked in" for v in run.checkins.values())
+    goal(
+        bool(run.checkins) and checked == len(run.checkins) == team["checkins"],
+        f"every «Я на месте» recorded once: {checked}/{len(run.checkins)} answered, "
+        f"{team['checkins']} in the database",
+    )
+    ratio_goal(T_CALL, 10, "«Позвать судью» POST (the steady minute)")
 
 
 OUTAGE_PHASES = ("outage-before", "outage", "return", "after-return")
