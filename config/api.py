@@ -13,7 +13,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from events import api as events_api
-from events import api_log, api_register, api_staff, links
+from events import api_calls, api_checkin, api_log, api_register, api_staff, links
 
 
 def exception_handler(exc, context):
@@ -77,6 +77,27 @@ urlpatterns = [
         name="event-staff-member",
     ),
     path("v1/events/<int:event_pk>/log/", api_log.EventLog.as_view(), name="event-log"),
+    path(
+        "v1/events/<int:event_pk>/checkin/",
+        api_checkin.CheckInList.as_view(),
+        name="event-checkin",
+    ),
+    path(
+        "v1/events/<int:event_pk>/checkin/<int:entry_pk>/",
+        api_checkin.CheckInEntry.as_view(),
+        name="event-checkin-entry",
+    ),
+    path("v1/events/<int:event_pk>/calls/", api_calls.CallList.as_view(), name="event-calls"),
+    path(
+        "v1/events/<int:event_pk>/calls/<int:call_pk>/going/",
+        api_calls.CallGoing.as_view(),
+        name="event-call-going",
+    ),
+    path(
+        "v1/events/<int:event_pk>/calls/<int:call_pk>/close/",
+        api_calls.CallClose.as_view(),
+        name="event-call-close",
+    ),
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

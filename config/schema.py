@@ -26,6 +26,8 @@ ERRORS = {
     "401": "No credentials (a session or `Authorization: Token …`).",
     "403": "Credentials, but not allowed: not the director of this event, or no CSRF token.",
     "404": "No such event, or nothing of this event at that address.",
+    "409": "Changed meanwhile: the state the caller named (`expected`) is no longer so; "
+    "nothing was saved.",
     "415": "The body is in no form the API reads (JSON, a form, or multipart for files).",
     "429": "Too many requests.",
 }

@@ -68,6 +68,11 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "room_detail": ("view", "view"),
     "room_console": ("view", "view"),
     "round_action": ("clock", "clock"),
+    "room_checkin_mark": ("view", "checkin"),
+    "room_checkin_each_round": ("view", "seating"),
+    "room_checkin_substitute": ("view", "seating"),
+    "call_going": ("view", "calls"),
+    "call_close": ("view", "calls"),
     # scoring/sheets/urls.py (director)
     "overview": ("view", "view"),
     "publish": ("view", "publish"),
@@ -101,12 +106,14 @@ ROOM_LOOKUPS = {
     "sheet_pk": "rounds__plays__sheets__pk",
     "report_pk": "rounds__plays__box_reports__pk",
     "adjustment_pk": "rounds__plays__adjustments__pk",
+    "call_pk": "tables__calls__pk",
 }
 
 #: The API's operations on an event, by URL name: (the action of GET, of a write: POST,
 #: PUT, PATCH, DELETE, where the room of a room action is found: ``(where, key, lookup)``,
-#: ``where`` «kwargs» (the address) or «data» (the body), or ``None``).
-API_ACTIONS: dict[str, tuple[str, str, tuple[str, str, str] | None]] = {
+#: ``where`` «kwargs» (the address) or «data» (the body), or a tuple of such, tried in turn,
+#: or ``None``). A room director's room action whose room is named nowhere is refused (403).
+API_ACTIONS: dict[str, tuple[str, str, tuple | None]] = {
     # events/api.py
     "event-detail": ("view", "settings", None),
     "event-draws": ("view", "entries", None),
@@ -129,6 +136,13 @@ API_ACTIONS: dict[str, tuple[str, str, tuple[str, str, str] | None]] = {
     "event-staff": ("view", "staff", None),
     "event-staff-member": ("view", "staff", None),
     "event-log": ("view", "view", None),
+    # events/api_checkin.py: the service asks «checkin» in the player's own room
+    "event-checkin": ("view", "checkin", None),
+    "event-checkin-entry": ("view", "checkin", None),
+    # events/api_calls.py
+    "event-calls": ("view", "calls", None),
+    "event-call-going": ("view", "calls", ("kwargs", "call_pk", "tables__calls__pk")),
+    "event-call-close": ("view", "calls", ("kwargs", "call_pk", "tables__calls__pk")),
     # movements/api.py
     "event-plan": ("view", "seating", None),
     "event-sessions": ("view", "seating", None),
@@ -144,7 +158,12 @@ API_ACTIONS: dict[str, tuple[str, str, tuple[str, str, str] | None]] = {
     "scoring-sheet-confirm": ("view", "sheets", ("kwargs", "pk", "rounds__plays__sheets__pk")),
     "scoring-sheet-history": ("view", "sheets", ("kwargs", "pk", "rounds__plays__sheets__pk")),
     "scoring-adjustment-list": ("view", "adjust", ("data", "play", "rounds__plays__pk")),
-    "scoring-adjustment-table": ("view", "adjust", ("data", "play", "rounds__plays__pk")),
+    # The whole table named by «play», or by «round» (a round's id) and «table».
+    "scoring-adjustment-table": (
+        "view",
+        "adjust",
+        (("data", "play", "rounds__plays__pk"), ("data", "round", "rounds__pk")),
+    ),
     "scoring-adjustment-detail": (
         "view",
         "adjust",
@@ -244,18 +263,20 @@ def api_check(request, event: Event, action: str | None = None, room=None) -> Ev
         and action in staff.ROOM_ACTIONS
         and staff.rooms_of(request.user, event) is not None
     ):
-        source, key, lookup = where
         match = getattr(request, "resolver_match", None)
-        if source == "kwargs":
-            value = match.kwargs.get(key) if match else None
-        else:
-            data = getattr(request, "data", None)
-            value = data.get(key) if hasattr(data, "get") else None
-        if value is not None and not isinstance(value, bool):
-            try:
-                room = room_number(event, lookup, value)
-            except Http404:
-                room = None
+        data = getattr(request, "data", None)
+        # One place, or several tried in turn (the first one given names the room).
+        for source, key, lookup in where if isinstance(where[0], tuple) else (where,):
+            if source == "kwargs":
+                value = match.kwargs.get(key) if match else None
+            else:
+                value = data.get(key) if hasattr(data, "get") else None
+            if value is not None and not isinstance(value, bool):
+                try:
+                    room = room_number(event, lookup, value)
+                except Http404:
+                    room = None
+                break
     try:
         staff.require(request.user, event, action, room=room)
     except PermissionDenied as refused:

@@ -13,12 +13,22 @@ from django.utils import timezone
 from django.utils.translation import gettext as _now
 from django.utils.translation import gettext_lazy as _
 
-from events.models import ActionLog, BoxReport, Entry, Event, EventStaff, Round, TablePlay
+from events.models import (
+    ActionLog,
+    BoxReport,
+    Entry,
+    Event,
+    EventStaff,
+    Round,
+    TableCall,
+    TablePlay,
+)
 
 #: The kinds of line, each a short code with what it is called in the «Журнал»'s filter.
 #: A kind not listed here is refused, so that a misspelled code never hides a line from
 #: the filter; a new action adds its kind here (and its translation).
 KINDS = {
+    "event.create": _("event created"),
     "staff.add": _("staff member added"),
     "staff.change": _("staff member's role changed"),
     "staff.remove": _("staff member removed"),
@@ -184,6 +194,11 @@ FIELDS = {
     "seed": _("seed"),
     "login": _("login"),
     "role": _("role"),
+    "each_round": _("check-in before each round"),
+    "by_hand": _("by the director"),
+    "archive": _("from an archive"),
+    "reason": _("reason"),
+    "seat": _("seat"),
 }
 
 SHEET_STATUS = {
@@ -217,8 +232,16 @@ def _value(kind: str, key: str, value) -> str:
     choices = None
     if key == "access":
         choices = TablePlay.Access
+    elif key == "reason" and kind.startswith("call."):
+        choices = TableCall.Reason
     elif key == "state":
-        choices = BoxReport.State if kind == "box.report" else Round.State
+        choices = (
+            BoxReport.State
+            if kind == "box.report"
+            else TableCall.State
+            if kind.startswith("call.")
+            else Round.State
+        )
     elif key == "what":
         choices = BoxReport.Kind
     elif key == "role":

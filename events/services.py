@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from events import clockdoc, roster, signals
+from events import clockdoc, meanwhile, roster, signals
 from events.actionlog import log_action
 from events.models import GAME_FIELDS, Draw, Entry, Event, Round, Seat, Session, Substitution
 from events.names import clean_name
@@ -31,9 +31,13 @@ EVENT_FIELDS = (
 
 
 def event_create(*, owner, **fields) -> Event:
+    """A new event of ``owner`` (its chief director); its log's first line says so, written
+    with it."""
     event = Event(owner=owner, **{k: v for k, v in fields.items() if k in EVENT_FIELDS})
     event.full_clean()
-    event.save()
+    with transaction.atomic():
+        event.save()
+        log_action(event, owner, "event.create", after={"name": event.name})
     return event
 
 
@@ -128,8 +132,13 @@ def entry_create(
     return entry
 
 
-def entry_update(entry: Entry, *, by_user=None, **fields) -> Entry:
+def entry_update(entry: Entry, *, by_user=None, expected=None, **fields) -> Entry:
+    """Change a player's names, club or number. ``expected``: his fields as the writer's
+    page showed them (``events.meanwhile.entry_token``); changed meanwhile by someone else,
+    nothing is saved and the refusal names each field, old → new, and who changed it."""
     old = Entry.objects.filter(pk=entry.pk).first()
+    if old is not None:
+        meanwhile.check_entry(old, expected)
     was = old.number if old is not None else None
     for name in ("last_name", "first_name", "club", "number"):
         if name in fields:
@@ -138,6 +147,9 @@ def entry_update(entry: Entry, *, by_user=None, **fields) -> Entry:
     entry.full_clean(validate_constraints=False)
     try:
         with transaction.atomic():
+            if expected is not None and old is not None:
+                # Again under the row's lock: two saves at once, the second one is refused.
+                meanwhile.check_entry(Entry.objects.select_for_update().get(pk=old.pk), expected)
             if entry.number != was:
                 _check_number_unseated(entry, was)
                 _check_number_free(entry.event, entry.number, exclude_pk=entry.pk)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from events import gamesettings, notices, qr, roster, rounds, services, staff, throttle
+from events import gamesettings, meanwhile, notices, qr, roster, rounds, services, staff, throttle
 from events.access import director_event
 from events.forms import (
     DrawForm,
@@ -180,7 +180,10 @@ def entry_edit(request, event, entry_pk):
     if request.method == "POST" and form.is_valid():
         try:
             services.entry_update(
-                event.entries.get(pk=entry.pk), by_user=request.user, **form.cleaned_data
+                event.entries.get(pk=entry.pk),
+                by_user=request.user,
+                expected=request.POST.get("expected"),
+                **form.cleaned_data,
             )
         except ValidationError as error:
             apply_service_error(form, error)
@@ -199,7 +202,14 @@ def _entry_page(request, event, entry, form, link_error: str = ""):
     return render(
         request,
         "director/entry_form.html",
-        {"form": form, "event": event, "entry": entry, "link": link},
+        {
+            "form": form,
+            "event": event,
+            "entry": entry,
+            "link": link,
+            # What the form is drawn from, as he is now (a bound form changed ``entry``).
+            "entry_token": meanwhile.entry_token(event.entries.get(pk=entry.pk)),
+        },
         status=400 if form.errors or link_error else 200,
     )
 
@@ -229,6 +239,10 @@ def entry_withdraw(request, event, entry_pk):
     """«Снять»: a page that says what the withdrawal means, then the withdrawal itself."""
     entry = get_object_or_404(event.entries, pk=entry_pk)
     error = None
+    if request.method == "POST" and entry.status == Entry.Status.WITHDRAWN:
+        # Another director withdrew him meanwhile: say so, not «withdrawn» a second time.
+        messages.info(request, meanwhile.status_text(entry))
+        return redirect(event)
     if request.method == "POST":
         try:
             entry = services.entry_withdraw(
@@ -257,10 +271,12 @@ def entry_withdraw(request, event, entry_pk):
 @director_event
 @require_POST
 def entry_reinstate(request, event, entry_pk):
+    entry = get_object_or_404(event.entries, pk=entry_pk)
+    if entry.status == Entry.Status.ACTIVE:
+        messages.info(request, meanwhile.status_text(entry))
+        return redirect(event)
     try:
-        entry = services.entry_reinstate(
-            get_object_or_404(event.entries, pk=entry_pk), by_user=request.user
-        )
+        entry = services.entry_reinstate(entry, by_user=request.user)
     except ValidationError as refused:
         messages.error(request, " ".join(refused.messages))
     else:

@@ -23,7 +23,7 @@ from events.models import (
     Table,
     TablePlay,
 )
-from movements import engine, planner, schemes, seating, signals
+from movements import engine, meanwhile, planner, schemes, seating, signals
 from movements.models import Scheme
 
 MAX_ROOMS = 8
@@ -223,6 +223,7 @@ def session_create(
             {
                 "number": _("Session %(number)d of this event already exists; nothing was created.")
                 % {"number": number}
+                + meanwhile.session_author(event, number)
             }
         )
     if number is not None and number > expected:
@@ -400,7 +401,13 @@ def _room_create(session, number, room_doc, schedule, first, entries, family, le
 
 @transaction.atomic
 def seat_substitute(
-    session: Session, *, leaving: Entry, arriving: Entry, from_round: int, by=None
+    session: Session,
+    *,
+    leaving: Entry,
+    arriving: Entry,
+    from_round: int,
+    by=None,
+    expected=None,
 ) -> int:
     """Put ``arriving`` into ``leaving``'s place from round ``from_round`` on.
 
@@ -408,11 +415,14 @@ def seat_substitute(
     seats of that number from the round on change hands (nobody else's seat changes), the
     substitute takes the number, and the replaced player keeps it only for the record (status
     «replaced»: out of the next session's planning). The standing belongs to the number.
-    Returns how many seats changed hands.
+    Returns how many seats changed hands. ``expected``: the session's latest substitution
+    the writer's page showed (``movements.meanwhile``); one of these players or numbers made
+    since refuses this one.
     """
     Event.objects.select_for_update().get(pk=session.event_id)
     leaving = Entry.objects.get(pk=leaving.pk)
     arriving = Entry.objects.get(pk=arriving.pk)
+    meanwhile.check_substitution(session, expected, [leaving, arriving])
     if leaving.event_id != session.event_id or arriving.event_id != session.event_id:
         raise ValidationError(_("Both players must be entered in this event."))
     if leaving.pk == arriving.pk:

@@ -22,10 +22,11 @@ from events import dealing, spreadsheet
 from events.access import director_event
 from events.forms import apply_service_error
 from events.links import table_url
+from events.meanwhile import refusal
 from events.models import Room, Session, Table
 from events.params import query_errors, query_int
 from events.qr import qr_svg
-from movements import cards, engine, planner, schemes, seating, services
+from movements import cards, engine, meanwhile, planner, schemes, seating, services
 from movements.forms import PlanChooseForm, PlanSeatsForm, SchemeForm, SubstituteForm
 from movements.models import Scheme, builtin_title
 
@@ -777,6 +778,7 @@ def session_detail(request, event, number):
                 arriving=data["arriving"],
                 from_round=data["from_round"],
                 by=request.user,
+                expected=request.POST.get("expected"),
             )
         except ValidationError as error:
             apply_service_error(form, error)
@@ -799,7 +801,17 @@ def session_detail(request, event, number):
                 },
             )
             return redirect("director:session", pk=event.pk, number=session.number)
+    if request.method == "POST" and form.errors and request.POST.get("expected") is not None:
+        # Refused for another reason (the player chosen is replaced already…): say why, if
+        # another director's substitution since the page was drawn is the cause.
+        try:
+            changes = meanwhile.changes_since(session, request.POST["expected"], None)
+        except ValidationError:
+            changes = []
+        if changes and "expected" not in form.errors:
+            form.add_error(None, refusal(changes))
     context = _session_context(event, session, seating.session_seating(session), form)
+    context["substitution_token"] = meanwhile.substitution_token(session)
     return render(request, "movements/session.html", context, status=400 if form.errors else 200)
 
 

@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from events import calls
 from events.models import Event
 from scoring.models import Adjustment
 from scoring.sheets import services
@@ -81,6 +82,8 @@ def world(director, session15):
         "sheet_pk": done.sheet.pk,
         "adjustment_pk": adjustment.pk,
         "report_pk": 1,
+        # A table's «Позвать судью» (events.calls): its «Иду» and «Решено».
+        "call_pk": calls.call_open(play.table, reason="dispute").pk,
         "action": "pause",
         "format": "json",
         "login": "nobody",  # a staff member's address (…/staff/<login>/)

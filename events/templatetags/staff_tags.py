@@ -1,6 +1,8 @@
 """``{% may event "clock" room as can_clock %}``: whether the page's account may do an action
 on the event (in the room, for a room director) — to hide a button the door would refuse
-(issue 34; the rules are ``events.staff``'s). Each answer is kept on the request."""
+(issue 34; the rules are ``events.staff``'s). The account's part in the event is read once
+per request (one query at most, however many buttons a page asks about), each answer kept
+on the request."""
 
 from django import template
 
@@ -19,5 +21,8 @@ def may(context, event, action, room=None):
     number = getattr(room, "number", room)
     key = (event.pk, action, number)
     if key not in kept:
-        kept[key] = staff.may(user, event, action, room=number)
+        parts = request.__dict__.setdefault("_staff_membership", {})
+        if event.pk not in parts:
+            parts[event.pk] = staff._membership(user, event)
+        kept[key] = staff._refusal(parts[event.pk], event, action, number) is None
     return kept[key]

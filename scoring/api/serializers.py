@@ -262,6 +262,14 @@ class AdjustmentWriteSerializer(serializers.Serializer):
         max_digits=8, decimal_places=2, required=False, allow_null=True
     )
     reason = serializers.CharField(max_length=200)
+    expected = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        allow_null=True,
+        help_text="optional: the ids of the table-round's adjustments the caller saw (its "
+        "state when he decided); if they changed meanwhile nothing is saved and the answer "
+        "is 409 saying what changed. Absent: not compared",
+    )
 
 
 class TableAdjustmentWriteSerializer(serializers.Serializer):
@@ -281,6 +289,14 @@ class TableAdjustmentWriteSerializer(serializers.Serializer):
         help_text='a seat\'s own score, e.g. {"N": "A+"}',
     )
     reason = serializers.CharField(max_length=200)
+    expected = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        allow_null=True,
+        help_text="optional: the ids of the table-round's adjustments the caller saw (its "
+        "state when he decided); if they changed meanwhile nothing is saved and the answer "
+        "is 409 saying what changed. Absent: not compared",
+    )
 
 
 class TableAdjustmentResultSerializer(serializers.Serializer):

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.utils.translation import gettext as _
 
+from events.actionlog import log_action
 from events.models import Draw, Event, Person, PersonAlias, PersonIdentifier
 from events.register.matching import club_key, name_key
 from scoring.archive import spec
@@ -351,6 +352,7 @@ def archive_import(file: IO[bytes], owner, *, new_keys: bool = False) -> Importe
     try:
         with transaction.atomic():
             event = writer.run()
+            log_action(event, owner, "event.create", after={"name": event.name, "archive": True})
     except ValidationError as error:
         raise ArchiveError(" ".join(error.messages)) from None
     except IntegrityError as error:

@@ -21,6 +21,7 @@ from events.models import (
     Announcement,
     BoardSet,
     BoxReport,
+    CheckIn,
     Deal,
     DealVersion,
     Draw,
@@ -36,6 +37,7 @@ from events.models import (
     Session,
     Substitution,
     Table,
+    TableCall,
     TablePlay,
     new_private_key,
     new_public_slug,
@@ -157,6 +159,12 @@ LEFT_OUT = {
     EventStaff: "the team's accounts are this server's; the loading director names his own",
     # Who did what is this server's record of its directors' accounts, kept where they work.
     ActionLog: "the directors' log names this server's accounts; it stays with them",
+    # Who came to the hall that day («Я на месте»): the day's logistics, not a result; a
+    # director's mark names this server's accounts.
+    CheckIn: "the day's check-in, not a result; a director's mark names this server's accounts",
+    # «Позвать судью»: a call is answered in the hall within minutes; its steps stay in the
+    # log of this server, and who answered names this server's accounts.
+    TableCall: "the tables' calls are answered in the hall; their steps are in this server's log",
 }
 
 BY_MODEL = {part.model: part for part in PARTS}

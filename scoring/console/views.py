@@ -16,11 +16,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from events import announcements, clockdoc, notices, rounds
+from events import announcements, clockdoc, notices, rounds, staff
 from events.access import director_event
 from events.models import Announcement, Event, Room, Round
 from events.params import query_errors, query_int
 from scoring.console import board as console
+from scoring.console.calls import board_calls
+from scoring.console.checkin_board import checkin_board
 
 
 def forms_int_field(data, name, label) -> int:
@@ -85,6 +87,7 @@ def _room_page(
     round_number=None,
     field_errors=None,
     confirm_end=False,
+    checkin_error=None,
 ):
     log = (
         Announcement.objects.filter(room=room)
@@ -115,6 +118,8 @@ def _room_page(
             "confirm_end": confirm_end,
             "other_rooms": room.session.rooms.exclude(pk=room.pk).exists(),
             **_board(event, room, state),
+            # «Явка» (director/_console_checkin.html): drawn with the page, not polled.
+            **checkin_board(room, checkin_error),
         },
         status=status,
     )
@@ -125,6 +130,8 @@ def _board(event, room, state: console.Console) -> dict:
     the page and in the poller's console.html."""
     return {
         "console": state,
+        # The tables' calls «Позвать судью», at the board's top (director/_console_calls.html).
+        "calls": board_calls(event, room),
         "legend": [(name, *console.LEGEND[name], state.counts[name]) for name in console.STATES],
         "rows_html": _rows_html(state),
         "page_path": reverse("director:room_detail", args=[event.pk, room.pk]),
@@ -191,12 +198,19 @@ def room_console_board(request, pk, room_pk):
     # Drawn once per version (read before drawing) and language: every console open on the
     # room (the director's laptop, an assistant's) takes the same copy. The board holds no
     # request and no CSRF token, so one copy fits them all.
-    key = f"console-board:{room.pk}:{version}:{round_number or ''}:{get_language() or ''}"
+    # Whether the board shows the calls' «Иду» and «Решено»: one copy per answer (the
+    # buttons' CSRF token is the page's own, put in by console.js).
+    can_call = staff.may(request.user, room.session.event, "calls", room=room)
+    key = (
+        f"console-board:{room.pk}:{version}:{round_number or ''}:{get_language() or ''}"
+        f":{'c' if can_call else '-'}"
+    )
 
     def draw() -> str:
         state = _console(room, round_number)
         return render_to_string(
-            "director/_console_board.html", _board(room.session.event, room, state)
+            "director/_console_board.html",
+            {**_board(room.session.event, room, state), "can_call": can_call},
         )
 
     board = HttpResponse(clockdoc.by_tokens(key, draw))

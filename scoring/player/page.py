@@ -31,7 +31,7 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from events import clock, clockdoc
+from events import checkin, clock, clockdoc
 from events.boards import set_label
 from events.models import Entry, Room, Session
 from events.player import Place, PlayerSeats, RoomSeating, pick_seating, room_seating
@@ -190,6 +190,20 @@ def _session_named(room: Room | None) -> int | None:
     return room.session.number
 
 
+def _checkin(entry: Entry, seats: PlayerSeats) -> dict | None:
+    """The check-in asked of him now (``events.checkin``): its session and round and when he
+    checked in (None: not yet); None when none is asked of him. One query, only while one
+    is asked (his room's seating, already read, says which)."""
+    if seats.room is None or seats.now is None:
+        return None
+    session = seats.room.session
+    asked = checkin.asked_of(session.checkin_each_round, seats.current, seats.upcoming)
+    if asked is None:
+        return None
+    row = checkin.entry_checkin(session.pk, entry.pk, asked)
+    return {"session": session.number, "round": asked, "at": row.at if row else None}
+
+
 def player_page(entry: Entry, *, tokens: dict[str, str] | None = None) -> dict:
     """The context of the phone's page and of its seat fragment. ``tokens``: the setup and
     clock tokens the caller has just read (none are read twice)."""
@@ -209,6 +223,8 @@ def player_page(entry: Entry, *, tokens: dict[str, str] | None = None) -> dict:
         "now": seats.now,
         "next": seats.next,
         "replaced": replaced,
+        # «Я на месте» while a check-in is asked of him (his own token is bumped by it).
+        "checkin": _checkin(entry, seats),
         # After «Конец тура!» his last table may still write its sheets: link it.
         "open_plays": entry_open_plays(entry, plays) if seats.room else [],
         # His own points always; percentages and the standing once the director publishes.

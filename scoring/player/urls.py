@@ -4,6 +4,7 @@
 from django.urls import path
 
 from events import urls_player as events_player
+from scoring.player import calls as player_calls
 from scoring.player import views as views_player
 
 app_name = "player"
@@ -11,5 +12,7 @@ app_name = "player"
 urlpatterns = [
     path("<str:key>/", views_player.home, name="home"),
     path("<str:key>/places", views_player.places_fragment, name="places"),
+    path("<str:key>/call/", player_calls.call, name="call"),
+    path("<str:key>/checkin/", views_player.checkin, name="checkin"),
     *events_player.urlpatterns,
 ]

@@ -5,17 +5,18 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from events import meanwhile, staff
 from events.access import director_event
 from events.boards import TABLE_ORDER, set_layout
-from events.models import Round, Seat
+from events.models import ActionLog, Round, Seat
 from events.params import query_errors, query_int
 from scoring.models import Adjustment
-from scoring.sheets import services
+from scoring.sheets import adjustment_tokens, services
 from scoring.sheets.forms import AdjustmentForm, RoundTable, TableAdjustmentForm
 from scoring.sheets.views import _play, _play_context, _plays, _seats
 
@@ -69,7 +70,7 @@ def _table_form_initial(event, rounds, wanted) -> dict:
 
 
 def _adjustments_page(request, event, form, *, status=200):
-    adjustments = (
+    adjustments = list(
         Adjustment.objects.filter(play__round__room__session__event=event)
         .select_related(
             "play__round__room__session",
@@ -87,13 +88,23 @@ def _adjustments_page(request, event, form, *, status=200):
             "id",
         )
     )
+    # A row's deletion carries its table-round's adjustments only (not the whole event's).
+    by_play: dict[int, list[int]] = {}
+    for a in adjustments:
+        by_play.setdefault(a.play_id, []).append(a.pk)
+    for a in adjustments:
+        a.play_token = adjustment_tokens.token_of(by_play[a.play_id])
     return render(
         request,
         "scoring/adjustments.html",
         {
             "event": event,
             "adjustments": adjustments,
+            # What the page's forms were drawn from (issue 34: changed meanwhile).
+            "adjustments_token": adjustment_tokens.token_of(a.pk for a in adjustments),
             "table_form": form,
+            # A room director gives whole-table scores in his rooms: the form is his too.
+            "can_adjust": staff.role_of(request.user, event) in staff.RULES["adjust"],
             "multi_room": Round.objects.filter(room__session__event=event)
             .values("room_id")
             .distinct()
@@ -145,6 +156,7 @@ def adjustments_table(request, event):
                 reason=c["reason"],
                 deal=deal,
                 seat_scores=form.seat_scores(),
+                expected=request.POST.get("expected"),
             )
         except ValidationError as error:
             form.apply(error)
@@ -191,6 +203,7 @@ def adjustment_add(request, event, play_pk):
                 score=c.get("score") or "",
                 penalty=c.get("penalty"),
                 reason=c["reason"],
+                expected=request.POST.get("expected"),
             )
         except ValidationError as error:
             form.apply(error)
@@ -203,14 +216,37 @@ def adjustment_add(request, event, play_pk):
 @director_event
 @require_POST
 def adjustment_delete(request, event, adjustment_pk):
-    adjustment = get_object_or_404(
-        Adjustment.objects.filter(play__round__room__session__event=event), pk=adjustment_pk
-    )
+    adjustment = Adjustment.objects.filter(
+        play__round__room__session__event=event, pk=adjustment_pk
+    ).first()
+    if adjustment is None:
+        # Deleted meanwhile by another director: say so, rather than a bare «not found».
+        line = (
+            ActionLog.objects.filter(
+                event=event, kind__in=adjustment_tokens.KINDS, before__adjustment=adjustment_pk
+            )
+            .order_by("-at", "-id")
+            .first()
+        )
+        if line is None:
+            raise Http404
+        messages.error(
+            request,
+            _("This adjustment was deleted meanwhile by %(who)s at %(when)s.")
+            % {"who": line.login or "—", "when": meanwhile.when(line.at)},
+        )
+        return redirect("director:adjustments", pk=event.pk)
     try:
-        services.adjustment_delete(adjustment, by_user=request.user)
+        services.adjustment_delete(
+            adjustment, by_user=request.user, expected=request.POST.get("expected")
+        )
     except PermissionDenied:
         raise Http404 from None
-    messages.success(request, _("Adjustment deleted."))
+    except ValidationError as refused:
+        # Changed meanwhile: nothing deleted; the page drawn again says what changed.
+        messages.error(request, " ".join(refused.messages))
+    else:
+        messages.success(request, _("Adjustment deleted."))
     if request.POST.get("back") == "play":
         return redirect("director:play", pk=event.pk, play_pk=adjustment.play_id)
     return redirect("director:adjustments", pk=event.pk)

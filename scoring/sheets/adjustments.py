@@ -9,9 +9,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from events import meanwhile
 from events.models import Event, Round, Seat
 from scoring.models import Adjustment, Deal, TablePlay
 from scoring.sheets.access import _check_director, _console_changed, _locked_play, _log_play
+from scoring.sheets.adjustment_tokens import changes_since, check_adjustments, token_of
 from scoring.sheets.check import _event_of
 
 # --- adjustments ----------------------------------------------------------------------------
@@ -22,6 +24,7 @@ def _adjustment_state(adjustment: Adjustment) -> dict:
     entry = adjustment.entry
     state = {
         "adjustment": adjustment.pk,
+        "play": adjustment.play_id,
         "round": adjustment.play.round.number,
         "player": entry.number,
         "name": entry.full_name,
@@ -58,12 +61,15 @@ def adjustment_create(
     score: str = "",
     penalty=None,
     reason: str = "",
+    expected=None,
 ) -> Adjustment:
     """An artificial score (on a deal) or a time penalty (on a deal or the whole table-round)
-    for a player who sat at that table in that round."""
+    for a player who sat at that table in that round. ``expected``: the adjustments the
+    writer's page showed (``adjustment_tokens``); changed meanwhile, nothing is saved."""
     with transaction.atomic():
         play = _locked_play(play)
         _check_director(by_user, _event_of(play), "adjust", play.round.room)
+        check_adjustments(play, expected)
         errors: dict[str, str] = {}
         seat = (
             Seat.objects.filter(round_id=play.round_id, table_id=play.table_id, entry=entry)
@@ -204,15 +210,18 @@ def adjustments_table_create(
     reason: str,
     deal: Deal | None = None,
     seat_scores: dict | None = None,
+    expected=None,
 ) -> TableScores:
     """Artificial scores for a whole table in one round: on every deal of its set (or on the
     one ``deal``), each seated player who plays that deal gets ``score`` (A+, A, A−), or his
     seat's own score from ``seat_scores`` (position → score). A player who sits a deal out
     gets nothing on it. All or nothing: on any problem nothing is saved; a player who
-    already has an artificial score on one of the deals is reported, not overwritten."""
+    already has an artificial score on one of the deals is reported, not overwritten.
+    ``expected`` as in :func:`adjustment_create`."""
     with transaction.atomic():
         play = _locked_play(play)
         _check_director(by_user, _event_of(play), "adjust", play.round.room)
+        check_adjustments(play, expected)
         seats = {
             s.position: s
             for s in Seat.objects.filter(
@@ -321,12 +330,31 @@ def adjustments_table_create(
         )
 
 
-def adjustment_delete(adjustment: Adjustment, *, by_user) -> None:
+def adjustment_delete(adjustment: Adjustment, *, by_user, expected=None) -> None:
+    """Delete an adjustment; ``expected`` as in :func:`adjustment_create`. One deleted
+    meanwhile is refused saying by whom, never deleted «twice» in silence."""
     with transaction.atomic():
-        adjustment = Adjustment.objects.select_related(
-            "play__round__room__session__event", "play__table", "entry", "deal"
-        ).get(pk=adjustment.pk)
-        _check_director(by_user, _event_of(adjustment.play), "adjust", adjustment.play.round.room)
+        play = _locked_play(
+            TablePlay.objects.select_related("round__room__session__event", "table").get(
+                pk=adjustment.play_id
+            )
+        )
+        found = (
+            Adjustment.objects.select_related(
+                "play__round__room__session__event", "play__table", "entry", "deal"
+            )
+            .filter(pk=adjustment.pk)
+            .first()
+        )
+        _check_director(by_user, _event_of(play), "adjust", play.round.room)
+        check_adjustments(play, expected)
+        if found is None:
+            there = Adjustment.objects.filter(play=play).values_list("pk", flat=True)
+            changes = changes_since(play, token_of([*there, adjustment.pk]))
+            raise meanwhile.Changed(
+                "expected", meanwhile.refusal(changes) if changes else _("No such adjustment.")
+            )
+        adjustment = found
         deal_id = adjustment.deal_id
         before = _adjustment_state(adjustment)
         adjustment.delete()

@@ -258,3 +258,36 @@ def identify(
             }
         )
     return Identity(seat, Proof.PIN)
+
+
+def checkin_pin(seat: Seat, pin: str, *, device: str = "") -> None:
+    """A player's PIN for his check-in on the table's gate (``events.checkin``): his seat at
+    that table in the round the check-in is about, asked only while that check-in is open
+    (the caller asks it first) — what he may do now, so the PIN is compared there, a wrong
+    one counted and locked as for a sheet (:func:`lock_of`). Wrong, missing or locked: a
+    ValidationError on ``pin``, naming nobody (the gate shows no name)."""
+    pin = (pin or "").strip()
+    if not pin:
+        raise ValidationError(
+            {
+                "pin": _("Type your PIN: the %(n)d digits printed on your name card.")
+                % {"n": PIN_DIGITS}
+            }
+        )
+    lock = lock_of(seat.entry_id, device)
+    if lock:
+        raise ValidationError({"pin": _locked_text(lock)})
+    if not hmac.compare_digest(pin.encode(), (seat.entry.pin or "").encode()):
+        _count_failure(seat.entry_id, device)
+        lock = lock_of(seat.entry_id, device)
+        if lock:
+            raise ValidationError({"pin": _locked_text(lock)})
+        raise ValidationError(
+            {
+                "pin": _(
+                    "This is not the PIN of the player at seat %(seat)s: type the %(n)d "
+                    "digits printed on your name card."
+                )
+                % {"seat": seat.position, "n": PIN_DIGITS}
+            }
+        )

@@ -33,6 +33,7 @@ from events.models import PIN_DIGITS, Seat
 from scoring import games
 from scoring.models import Adjustment, Deal, DealsShown, Proof, ScoreSheet, TablePlay
 from scoring.sheets import boxes, display, error_summary, services
+from scoring.sheets.call_box import table_call_context
 from scoring.sheets.device import device_hash, with_device
 from scoring.sheets.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.sheets.table_gate import _gate, _round_link
@@ -260,7 +261,7 @@ def _home(request, ctx: dict, *, refused: dict | None = None, status: int = 200)
     return render(
         request,
         "table/home.html",
-        {**ctx, "rows": rows, "refused": refused or {}},
+        {**ctx, "rows": rows, "refused": refused or {}, **table_call_context(ctx)},
         status=status,
     )
 

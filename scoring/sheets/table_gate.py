@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
+from events import checkin
 from events.boards import TABLE_ORDER
 from events.models import PIN_DIGITS, Round, Seat, Table
 from events.rounds import room_current_round
@@ -76,6 +77,71 @@ def _gate_seats(offered: list[_GateRound]) -> dict[int, list[Seat]]:
     return by_round
 
 
+@dataclass
+class _GateCheckIn:
+    """The check-in asked now in the table's room (``events.checkin``), as the gate shows
+    it: the seats of this table in that round, by position, and who has checked in — no
+    names (the gate shows none)."""
+
+    round: int
+    seats: list[Seat]
+    done: set[int]  # entry ids checked in
+
+    @property
+    def marks(self) -> list[tuple[str, bool]]:
+        return [(s.position or "—", s.entry_id in self.done) for s in self.seats]
+
+    @property
+    def present(self) -> int:
+        return sum(s.entry_id in self.done for s in self.seats)
+
+    def seat_of(self, *, position: str = "", key: str = "") -> Seat | None:
+        for seat in self.seats:
+            if (position and seat.position == position) or (key and seat.entry.key == key):
+                return seat
+        return None
+
+
+def _gate_checkin(table: Table) -> _GateCheckIn | None:
+    """The check-in open now at this table, if any, with its seats: three queries."""
+    room = table.room
+    asked = checkin.room_asked_round(room)
+    if asked is None:
+        return None
+    seating = asked or 1  # before the session: his seat in the first round
+    seats, done = checkin.table_checkins(table.pk, room.session, asked, seating)
+    seats.sort(key=lambda s: TABLE_ORDER.index(s.position) if s.position in TABLE_ORDER else 9)
+    return _GateCheckIn(asked, seats, done) if seats else None
+
+
+def _checkin_post(request, table: Table, check: _GateCheckIn | None, typed: dict) -> str | dict:
+    """«Я на месте» sent from the gate: back to the gate (his own link kept), or the
+    problems by field. His own link (``me``) proves him; else his seat and his PIN."""
+    if check is None:
+        return {"checkin": _("Check-in is not open at this table now: tell the director.")}
+    me = request.POST.get("me", "")
+    seat = check.seat_of(key=me) if me else None
+    if seat is None:
+        if not typed["as"]:
+            return {"as": _("Choose your seat at this table.")}
+        seat = check.seat_of(position=typed["as"])
+        if seat is None:
+            return {
+                "as": _("There is no player at seat %(seat)s of this table.")
+                % {"seat": typed["as"]}
+            }
+        try:
+            proof.checkin_pin(seat, typed["pin"], device=device_hash(request))
+        except ValidationError as error:
+            return {"pin": " ".join(error.message_dict.get("pin", error.messages))}
+    try:
+        checkin.checkin_mark(table.room.session, seat.entry, round=check.round)
+    except ValidationError as error:
+        return {"checkin": " ".join(error.messages)}
+    back = reverse("table:home", args=[table.key])
+    return f"{back}?{urlencode({'me': me})}#checkin" if me else f"{back}#checkin"
+
+
 def _round_link(play: TablePlay, **query) -> str:
     url = reverse("table:round", args=[play.key])
     return f"{url}?{urlencode(query)}" if query else url
@@ -92,12 +158,23 @@ def _gate(request, table: Table):
     errors: dict[str, str] = {}
     typed = {"round": "", "as": "", "pin": ""}
     me_key = request.GET.get("me", "")
-    if request.method == "POST":
+    check = _gate_checkin(table)
+    checkin_typed = {"as": "", "pin": ""}
+    checkin_errors: dict[str, str] = {}
+    if request.method == "POST" and request.POST.get("checkin"):
+        checkin_typed = {name: request.POST.get(name, "").strip() for name in checkin_typed}
+        found = _checkin_post(request, table, check, checkin_typed)
+        if isinstance(found, str):
+            return redirect(found)
+        checkin_errors = found
+    elif request.method == "POST":
         typed = {name: request.POST.get(name, "").strip() for name in typed}
         found = _gate_post(offered, typed, device_hash(request))
         if isinstance(found, str):
             return redirect(found)
         errors = found
+    elif me_key and check is not None and check.seat_of(key=me_key) is not None:
+        pass  # he checks in here by his own link (the round's sheets are not open yet)
     elif me_key:
         seats = _gate_seats(offered)
         for gate_round in offered:
@@ -125,8 +202,13 @@ def _gate(request, table: Table):
             "typed": typed,
             "errors": errors,
             "pin_digits": PIN_DIGITS,
+            "checkin": check,
+            "checkin_me": check.seat_of(key=me_key) if check is not None and me_key else None,
+            "me_key": me_key,
+            "checkin_typed": checkin_typed,
+            "checkin_errors": checkin_errors,
         },
-        status=400 if errors and request.method == "POST" else 200,
+        status=400 if (errors or checkin_errors) and request.method == "POST" else 200,
     )
 
 

@@ -13,7 +13,7 @@ Two kinds of key open them (``scoring.sheets.table``):
 
 from django.urls import path
 
-from scoring.sheets import adjustment_views, box_views, table, views
+from scoring.sheets import adjustment_views, box_views, table, table_calls, views
 
 app_name = "table"
 
@@ -22,6 +22,8 @@ urlpatterns = [
     path("<str:key>/", table.home, name="home"),
     path("<str:key>/", table.home, name="round"),
     path("<str:key>/clock.json", table.clock_json, name="clock_json"),
+    path("<str:key>/call/", table_calls.call, name="call"),
+    path("<str:key>/call.json", table_calls.call_json, name="call_json"),
     path("<str:key>/deals/<int:number>/", table.deal_form, name="deal"),
     path("<str:key>/deals/<int:number>/box/", table.box_report, name="box_report"),
     path("<str:key>/sheets/<int:sheet_pk>/confirm/", table.confirm, name="confirm"),

@@ -24,7 +24,7 @@ from events.params import query_errors, query_int
 from events.services import event_set_results_public
 from scoring.games.forms import parse_talon
 from scoring.models import Deal, Proof, ScoreSheet, ScoreSheetVersion, TablePlay
-from scoring.sheets import boxes, display, error_summary, services
+from scoring.sheets import adjustment_tokens, boxes, display, error_summary, services
 from scoring.sheets.forms import AdjustmentForm
 from scoring.sheets.scorer import ScorerStep, scorer_form, scorer_step
 from scoring.standings import disclosure
@@ -161,13 +161,16 @@ def _play_context(event, play, form=None):
         }
         for deal in deals
     ]
+    adjustments = list(play.adjustments.select_related("entry", "deal", "created_by"))
     return {
         "event": event,
         "play": play,
         "access": services.players_access(play),
         "seats": seats,
         "rows": rows,
-        "adjustments": play.adjustments.select_related("entry", "deal", "created_by"),
+        "adjustments": adjustments,
+        # What the page's adjustment forms were drawn from (issue 34: changed meanwhile).
+        "adjustments_token": adjustment_tokens.token_of(a.pk for a in adjustments),
         "form": form or AdjustmentForm(seats=seats, deals=deals),
     }
 

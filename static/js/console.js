@@ -87,8 +87,15 @@
       if (before && before.getAttribute("data-key") !== td.getAttribute("data-key")) td.classList.add("changed");
     });
     var focused = old.contains(document.activeElement) ? document.activeElement.getAttribute("href") : null;
+    var known = callIds(old);
     var board = document.importNode(fresh, true);
     old.replaceWith(board);
+    this.calls(board);
+    var rang = false;
+    board.querySelectorAll('[data-call-state="open"]').forEach(function (li) {
+      if (known.indexOf(li.getAttribute("data-call-id")) < 0) { li.classList.add("call-new"); rang = true; }
+    });
+    if (rang) beep();
     board.querySelectorAll("td.changed").forEach(function (td) {
       td.addEventListener("animationend", function () { td.classList.remove("changed"); });
     });
@@ -108,6 +115,68 @@
     this.root.dispatchEvent(new CustomEvent("console:update", { detail: { version: this.version } }));
     return true;
   };
+
+  /* The tables' calls (director/_console_calls.html): the board's copy has no CSRF token
+     (one copy serves every director), so each form gets the page's own; and how long ago
+     each call came, counted here (the copy is drawn once per change). */
+  Console.prototype.calls = function (board) {
+    var token = this.root.getAttribute("data-csrf");
+    board.querySelectorAll("form[data-call-form]").forEach(function (form) {
+      if (!token || form.querySelector('input[name="csrfmiddlewaretoken"]')) return;
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "csrfmiddlewaretoken";
+      input.value = token;
+      form.appendChild(input);
+    });
+    callsAgo(board);
+  };
+
+  function callIds(board) {
+    return Array.prototype.map.call(board.querySelectorAll("[data-call-id]"), function (li) {
+      return li.getAttribute("data-call-id");
+    });
+  }
+
+  function callsAgo(scope) {
+    var box = scope.querySelector("[data-calls]");
+    if (!box) return;
+    box.querySelectorAll("time[data-call-since]").forEach(function (t) {
+      var at = Date.parse(t.getAttribute("datetime"));
+      if (isNaN(at)) return;
+      var minutes = Math.max(0, Math.floor((Date.now() - at) / 60000));
+      t.textContent = "· " + (minutes < 1 ? box.getAttribute("data-just-now") : box.getAttribute("data-ago").replace("{n}", String(minutes)));
+    });
+  }
+
+  /* A short beep on the director's laptop when a table calls: Web Audio, no sound file
+     (the browser lets a page sound once the director has clicked or typed on it). */
+  var audio = null;
+  function audioContext() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return null;
+    if (!audio) { try { audio = new Ctx(); } catch (e) { return null; } }
+    if (audio.state === "suspended" && audio.resume) audio.resume().catch(function () {});
+    return audio;
+  }
+  function beep() {
+    var ctx = audioContext();
+    if (!ctx) return;
+    try {
+      [0, 0.25].forEach(function (start) {
+        var osc = ctx.createOscillator(), gain = ctx.createGain();
+        osc.type = "sine";
+        osc.frequency.value = 880;
+        gain.gain.setValueAtTime(0.0001, ctx.currentTime + start);
+        gain.gain.exponentialRampToValueAtTime(0.3, ctx.currentTime + start + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + start + 0.2);
+        osc.connect(gain).connect(ctx.destination);
+        osc.start(ctx.currentTime + start);
+        osc.stop(ctx.currentTime + start + 0.22);
+      });
+    } catch (e) {}
+    window.preferenceCallBeeps = (window.preferenceCallBeeps || 0) + 1;
+  }
 
   Console.prototype.updated = function () {
     if (!this.status) return;
@@ -163,6 +232,13 @@
     if (!root) return;
     var console_ = new Console(root);
     root.preferenceConsole = console_;
+    var board = document.getElementById("console-board");
+    if (board) console_.calls(board);
+    setInterval(function () { callsAgo(document); }, 30000);
+    // The beep of a call may sound once the director has touched the page.
+    ["click", "keydown"].forEach(function (type) {
+      document.addEventListener(type, function () { audioContext(); }, { once: true });
+    });
     console_.schedule(console_.interval);
     // News from the clock (a round started or ended): look at once, not at the next poll.
     document.querySelectorAll("[data-clock-url]").forEach(function (clock) {

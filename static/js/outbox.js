@@ -15,7 +15,7 @@
 
    Without JavaScript the forms are sent as usual; with it, «Сохранить» is sent by fetch with
    a timeout and the page follows the server's answer as the browser would. The panel
-   (#outbox, table/_outbox.html) shows the queue: «в очереди: 2 протокола», then «отправлено». */
+   (#outbox, table/_outbox.html) shows the queue: «в очереди: 2» (each item named below it), then «отправлено». */
 (function () {
   "use strict";
   var PREFIX = "outbox:";

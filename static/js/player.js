@@ -40,7 +40,15 @@
           var tmp = document.createElement("div");
           tmp.innerHTML = html.trim();
           var fresh = tmp.querySelector("#places");
-          if (holder && fresh) holder.replaceWith(fresh);
+          if (holder && fresh) {
+            // The fragment is drawn once for every poll, without a CSRF token: its forms
+            // («Я на месте») take the page's own.
+            var token = document.querySelector('#page-csrf input[name="csrfmiddlewaretoken"]');
+            Array.prototype.forEach.call(fresh.querySelectorAll('form[method="post"]'), function (f) {
+              if (token && !f.querySelector('input[name="csrfmiddlewaretoken"]')) f.insertBefore(token.cloneNode(), f.firstChild);
+            });
+            holder.replaceWith(fresh);
+          }
         })
         .catch(function () {})
         .finally(function () {

@@ -33,6 +33,7 @@ EMBEDDED_HALF = {
     "test_adjustments_page",
     "test_boxes",
     "test_browser",  # tests/scoring/test_browser.py
+    "test_checkin",
     "test_director_setup",
     "test_fair_pages",
     "test_hand_records",
@@ -42,9 +43,11 @@ EMBEDDED_HALF = {
 }
 POSTGRES_HALF = {
     "test_accessibility",
+    "test_calls",
     "test_cards_session",
     "test_clock_next_session",
     "test_csp",
+    "test_director_team",
     "test_error_summary",
     "test_hall_fills_the_screen",
     "test_ladder_pages",

@@ -86,7 +86,7 @@ def test_a_sheet_saved_offline_is_kept_over_a_reload_and_sent_once_by_itself(
     page.get_by_role("button", name="Сохранить").click()
     outbox = page.locator("#outbox")
     expect(outbox).to_be_visible()
-    expect(outbox.locator("[data-outbox-count]")).to_have_text("в очереди: 1 протокол")
+    expect(outbox.locator("[data-outbox-count]")).to_have_text("в очереди: 1")
     expect(outbox).to_contain_text("Сдача 1.1")
     expect(page.locator("#outbox-note")).to_be_visible()
     kept = page.evaluate("JSON.stringify(Object.assign({}, localStorage))")
@@ -99,7 +99,7 @@ def test_a_sheet_saved_offline_is_kept_over_a_reload_and_sent_once_by_itself(
 
     # Opened again with no connection: the page comes from the phone, the outbox with it.
     page.goto(url)
-    expect(page.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1 протокол")
+    expect(page.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1")
     expect(page.locator("#table-clock [data-offline-banner]")).to_contain_text("нет связи")
     assert _versions(play) == 0
     shot(page, "outbox-02-reopened-offline-360")
@@ -138,7 +138,7 @@ def test_a_queued_sheet_refused_on_sending_comes_back_to_its_form(
     _fill_and_check(page)
     context.set_offline(True)
     page.get_by_role("button", name="Сохранить").click()
-    expect(page.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1 протокол")
+    expect(page.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1")
     # Meanwhile the round ends and the next one starts: round 1 is closed to its players.
     rounds.round_end_now(first)
     rounds.round_start(Round.objects.get(room__session=session, number=2))
@@ -195,8 +195,8 @@ def test_two_phones_queuing_different_results_end_in_a_dispute(live_server, brow
     second.set_offline(True)
     one.get_by_role("button", name="Сохранить").click()
     two.get_by_role("button", name="Сохранить").click()
-    expect(one.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1 протокол")
-    expect(two.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1 протокол")
+    expect(one.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1")
+    expect(two.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1")
     first.set_offline(False)
     second.set_offline(False)
     expect(one.locator("#outbox [data-outbox-count]")).to_have_text("отправлено", timeout=20_000)
@@ -218,7 +218,7 @@ def test_the_outbox_works_without_a_service_worker(live_server, browser, event):
     _fill_and_check(page)
     context.set_offline(True)
     page.get_by_role("button", name="Сохранить").click()
-    expect(page.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1 протокол")
+    expect(page.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1")
     assert page.evaluate("navigator.serviceWorker.controller") is None
     # The round's page of the same phone (opened once the connection is back) sends it.
     context.set_offline(False)
@@ -332,7 +332,7 @@ def test_a_confirmation_from_the_players_own_link_is_queued_and_sent(live_server
     card = two.locator('#deals li[data-deal="1"]')
     second.set_offline(True)
     card.get_by_role("button", name="Подтвердить этот результат").click()
-    expect(two.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1 протокол")
+    expect(two.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1")
     expect(two.locator("#outbox")).to_contain_text("Подтверждение сдачи 1.1")
     second.set_offline(False)
     expect(two.locator("#outbox [data-outbox-count]")).to_have_text("отправлено", timeout=20_000)

@@ -222,11 +222,11 @@ def test_a_secretary_has_no_clock_and_no_adjustments_over_the_api(world, api):  
 
 def test_a_room_director_is_refused_adjustments_of_another_room_over_the_api(world, api):  # noqa: F811
     answer = api["room"].delete(_ev(world, f"adjustments/{world['adjustment'][1].pk}/"))
-    assert answer.status_code == 403 and "зала 1" in answer.json()["detail"]
+    assert answer.status_code == 403 and "комнаты 1" in answer.json()["detail"]
     play = world["play"][1].pk
     answer = api["room"].post(
         _ev(world, "adjustments/"),
         {"play": play, "entry": 1, "kind": "penalty", "penalty": "1", "reason": "x"},
         format="json",
     )
-    assert answer.status_code == 403 and "зала 1" in answer.json()["detail"]
+    assert answer.status_code == 403 and "комнаты 1" in answer.json()["detail"]

@@ -250,7 +250,7 @@ def test_a_room_director_runs_the_clock_of_his_room_only(world):
     assert answer.status_code == 302
     assert Round.objects.get(pk=world["round"][2].pk).state == "running"
     answer = _post(world, roomie, "round_action", round_pk=world["round"][1].pk, action="start")
-    _refused(answer, "зала 1")
+    _refused(answer, "комнаты 1")
     assert Round.objects.get(pk=world["round"][1].pk).state != "running"
 
 
@@ -265,9 +265,9 @@ def test_a_secretary_has_no_clock(world):
 
 def test_a_room_director_is_refused_adjustments_of_another_room(world):
     answer = _post(world, "room", "adjustment_delete", adjustment_pk=world["adjustment"][1].pk)
-    _refused(answer, "зала 1")
+    _refused(answer, "комнаты 1")
     answer = _post(world, "room", "adjustment_add", play_pk=world["play"][1].pk)
-    _refused(answer, "зала 1")
+    _refused(answer, "комнаты 1")
     # The whole-table form names no room in its address: his rooms only, so refused.
     _refused(_post(world, "room", "adjustments_table"), "укажите зал")
 
@@ -300,14 +300,14 @@ def test_a_secretary_passes_the_sheets_door_everywhere_a_room_director_in_his_ro
             kwargs = kwargs or {"play_pk": world["play"][n].pk}
             assert _door(world, "secretary", "post", name, **kwargs) is None
             room = _door(world, "room", "post", name, **kwargs)
-            assert room is None if n == 2 else "зала 1" in room
+            assert room is None if n == 2 else "комнаты 1" in room
         assert _door(world, "secretary", "post", "adjustment_add", play_pk=world["play"][n].pk)
     assert _door(world, "room", "post", "adjustment_add", play_pk=world["play"][2].pk) is None
     assert _door(world, "room", "get", "play", play_pk=world["play"][1].pk) is None
     refused = _door(
         world, "room", "post", "adjustment_delete", adjustment_pk=world["adjustment"][1].pk
     )
-    assert "зала 1" in refused
+    assert "комнаты 1" in refused
 
 
 def test_box_reports_and_the_dealt_cards_are_the_secretarys_too_not_the_seating(world):

@@ -171,7 +171,9 @@ def test_a_wrong_pin_on_the_gate_is_refused_in_russian_naming_the_field(client, 
 def test_the_gate_before_the_round_starts_asks_no_pin(client, session15):
     play = play_of(session15, 1, 1)
     page = client.get(f"/t/{play.table.key}/").content.decode()
-    assert "Тур 1 ещё не начался" in page and 'name="pin"' not in page
+    assert "Тур 1 ещё не начался" in page and 'id="gate"' not in page
+    # The one PIN it asks is the players' check-in's («Я на месте», events.checkin).
+    assert page.count('name="pin"') == page.count('id="checkin-id_pin"') == 1
     # Nor does the round's own link show its set or seats before it starts.
     body = client.get(round_link(play)).content.decode()
     assert "ещё не начался" in body and f"комплект {play.board_set.number}" not in body
