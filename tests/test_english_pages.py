@@ -160,7 +160,7 @@ PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
 #: The director's addresses that answer only a POST (the form that posts them is read).
 POST_ONLY = re.compile(
     r"/(confirm|reinstate|draw|start|analyse|publish|deals-show|access|close|adjustments|"
-    r"restore|decide|table|delete|end|recompute|link)/$"
+    r"restore|decide|table|delete|end|recompute|link|mark|each-round|substitute|going)/$"
 )
 
 
@@ -258,6 +258,10 @@ def test_every_page_in_english_has_no_cyrillic_but_names(client, director, eveni
         play_of(session, 1, 2), by_user=director, score="A", reason="did not play"
     )
     report, _new = boxes.box_report_create(play, deal_of(play, 3), kind="other", note="torn")
+    # A table calls the director (issue 34): the room's page lists it, in English too.
+    from events import calls
+
+    call = calls.call_open(play.table, reason="dispute", position="N")
     # The register's person page (issue 24): a player of the evening, in the register.
     north = entry_at(play, "N")
     person = Person.objects.create(
@@ -287,6 +291,7 @@ def test_every_page_in_english_has_no_cyrillic_but_names(client, director, eveni
         "person_pk": person.pk,
         "other_pk": other.pk,
         "merge_pk": merge.pk,
+        "call_pk": call.pk,
     }
     _director_pages(reader, ids)
     reader.get(f"/director/events/{pk}/rooms/{play.table.room_id}/", confirm="end")
