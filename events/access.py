@@ -80,8 +80,8 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "play": ("view", "view"),
     "play_access": ("view", "sheets"),
     "round_close": ("view", "sheets"),
-    "sheet_form": ("view", "sheets"),
-    "adjustment_add": ("view", "adjust"),
+    "sheet_form": ("sheets", "sheets"),  # the form itself: only who may send it
+    "adjustment_add": ("adjust", "adjust"),
     "sheet": ("view", "view"),
     "sheet_confirm": ("view", "sheets"),
     "sheet_restore": ("view", "sheets"),

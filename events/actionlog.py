@@ -122,7 +122,7 @@ def log_lines(
     number, the ``kind`` (a code of :data:`KINDS`), a ``sheet``'s id (its lines: the
     director's records, corrections, confirmations and accepted versions of that sheet) and,
     with it, the ``version`` a line made."""
-    lines = ActionLog.objects.filter(event=event)
+    lines = ActionLog.objects.filter(event=event).select_related("event")
     if login:
         lines = lines.filter(login=login)
     if room is not None:
@@ -255,14 +255,37 @@ def _value(kind: str, key: str, value) -> str:
     return str(value)
 
 
-def readable(kind: str, data) -> str:
-    """``before`` or ``after`` of a line as one line of text: «тур: 2; осталось: 5:00»."""
+#: How a value only a higher layer can word reads: its key → ``fn(event, value)``, the text
+#: in the reader's language (or ``None`` to read it plainly). The scoring app gives a sheet's
+#: entered data in its game's words («N: три ♦ · E вист · S пас · взятки N 7 · E 3»).
+READERS: dict = {}
+
+
+def reader(key: str, fn) -> None:
+    """Word the values of ``key`` with ``fn`` (see :data:`READERS`)."""
+    READERS[key] = fn
+
+
+def _read(kind: str, key: str, value, event) -> str:
+    fn = READERS.get(key)
+    if fn is not None and event is not None and value not in (None, [], {}):
+        text = fn(event, value)
+        if text:
+            return text
+    return _value(kind, key, value)
+
+
+def readable(kind: str, data, event=None) -> str:
+    """``before`` or ``after`` of a line as one line of text: «тур: 2; осталось: 5:00»
+    (``event``: the line's, for the values a higher layer words, :data:`READERS`)."""
     if data is None:
         return ""
     if not isinstance(data, dict):
         return _value(kind, "", data)
     return "; ".join(
-        f"{FIELDS[key]}: {_value(kind, key, value)}" for key, value in data.items() if key in FIELDS
+        f"{FIELDS[key]}: {_read(kind, key, value, event)}"
+        for key, value in data.items()
+        if key in FIELDS and not (key == "seat" and not value)
     )
 
 
@@ -277,8 +300,8 @@ def line_row(line: ActionLog) -> dict:
         "room": line.room,
         "table": line.table,
         "summary": line.summary,
-        "before": readable(line.kind, line.before),
-        "after": readable(line.kind, line.after),
+        "before": readable(line.kind, line.before, line.event),
+        "after": readable(line.kind, line.after, line.event),
         "sheet": _sheet_of(line),
     }
 

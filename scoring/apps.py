@@ -7,12 +7,15 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self):
-        from events import gamesettings
+        from events import actionlog, gamesettings
         from scoring import (
             games,
             receivers,  # noqa: F401  (connects to the lower layers' signals)
         )
+        from scoring.sheets.display import entered_text
 
+        # A sheet's entered data on the «Журнал» in its game's words, not as stored.
+        actionlog.reader("data", entered_text)
         for convention, game in games.GAMES.items():
             gamesettings.register(
                 convention,

@@ -101,3 +101,20 @@ def actor_text(version) -> str:
     if version.entered_by_user_id:
         return _("director %(name)s") % {"name": version.entered_by_user.get_username()}
     return "—"
+
+
+def entered_text(event, data) -> str | None:
+    """A sheet's data as entered (a log line's «было → стало», ``events.actionlog.READERS``)
+    in its game's words: «N: три ♦ · E вист · S пас · взятки: N 7 · E 3»; ``None`` for data
+    its game cannot read (the log then shows it as stored)."""
+    if not isinstance(data, dict) or "contract" not in data:
+        return None
+    game = games.sheets_of(event)
+    try:
+        parts = [game.contract_text(data), game.defence_text(data)]
+        tricks = game.tricks_text(data)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
+    if tricks:
+        parts.append(_("tricks: %(tricks)s") % {"tricks": tricks})
+    return " · ".join(p for p in parts if p) or None

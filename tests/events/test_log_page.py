@@ -200,3 +200,19 @@ def test_the_api_filters_and_pages(api, event, two_rooms):
 
 def test_the_api_asks_for_an_account(event):
     assert APIClient().get(f"/api/v1/events/{event.pk}/log/").status_code in (401, 403)
+
+
+def test_a_sheets_line_reads_in_its_games_words_not_as_stored(client, director, two_rooms):
+    """«Было → Стало» of a correction: the contract, the defence and the tricks as the sheet's
+    pages say them, no English field names on a Russian page."""
+    event = two_rooms[1].play.round.room.session.event
+    client.force_login(director)
+    page = client.get(reverse("director:event_log", args=[event.pk]), {"kind": "sheet.correct"})
+    text = page.content.decode()
+    assert "N: три ♦ · E вист · S пас · взятки: N 7 · E 3" in text
+    for word in ("diamonds", "whist", "tricks", "declarer", "defenders"):
+        assert word not in text.split('id="log"')[1], word
+    answer = client.get(
+        reverse("director:event_log_csv", args=[event.pk]), {"kind": "sheet.correct"}
+    )
+    assert "N: три ♦" in answer.content.decode("utf-8-sig")

@@ -429,3 +429,20 @@ def test_a_staff_member_changes_his_own_password(world):
         .__class__.objects.get(username="scribe")
         .check_password("An0ther-pass-42")
     )
+
+
+def test_a_form_is_opened_only_by_whom_may_send_it(world):
+    """The scorer's and the adjustment's forms refuse at once (403, why), not after typing:
+    a room director opens those of his room, a secretary the sheets' but no adjustment's."""
+    for n in (1, 2):
+        play = world["play"][n].pk
+        assert _door(world, "secretary", "get", "sheet_form", play_pk=play, number=1) is None
+        assert "корректировки" in _door(world, "secretary", "get", "adjustment_add", play_pk=play)
+    assert _door(world, "room", "get", "sheet_form", play_pk=world["play"][2].pk, number=1) is None
+    assert _door(world, "room", "get", "adjustment_add", play_pk=world["play"][2].pk) is None
+    refused = _door(world, "room", "get", "sheet_form", play_pk=world["play"][1].pk, number=1)
+    assert "комнаты 1" in refused
+    answer = world["clients"]["room"].get(
+        _url(world, "sheet_form", play_pk=world["play"][1].pk, number=1)
+    )
+    _refused(answer, "комнаты 1")
