@@ -232,6 +232,37 @@ def test_the_outbox_works_without_a_service_worker(live_server, browser, event):
     context.close()
 
 
+def test_a_page_left_while_it_sends_gives_its_item_to_the_next_page(live_server, browser, event):
+    """The deal's page starts sending when the connection is back, and the phone opens the
+    round's page before the answer comes: the cut-off send does not hold the item for the
+    claim's 20 s; the round's page sends it at once, and the server records it once."""
+    session = seat_players(event, 15)
+    rounds.round_start(Round.objects.get(room__session=session, number=1))
+    play = play_of(session, 1, 1)
+    context, page = _phone(browser, service_workers="block")
+    page.goto(f"{live_server.url}{round_link(play, 'deals/1/')}")
+    _fill_and_check(page)
+    context.set_offline(True)
+    page.get_by_role("button", name="Сохранить").click()
+    expect(page.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1")
+    held = []
+
+    def hold_the_first(route):
+        if route.request.method == "POST" and not held:
+            held.append(route)  # never answered: the page is left before it is
+            return
+        route.continue_()
+
+    context.route("**/deals/1/**", hold_the_first)
+    context.set_offline(False)
+    _wait_until(page, "window.PreferenceOutbox.items().some(it => it.claimed > 0)")
+    assert held, "the deal's page sent the queued sheet when the connection came back"
+    page.goto(f"{live_server.url}{round_link(play)}")
+    expect(page.locator("#outbox [data-outbox-count]")).to_have_text("отправлено", timeout=10_000)
+    assert _versions(play) == 1
+    context.close()
+
+
 def test_a_players_page_opened_offline_shows_his_seat_and_the_countdown(
     live_server, browser, event, shot
 ):
