@@ -1,14 +1,16 @@
 """Turning a chosen planner option into seating: the only writer of Seat/Set/Deal rows."""
 
-from dataclasses import replace
+import contextlib
+from dataclasses import dataclass, replace
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from events import boards, clockdoc
+from events import boards, checkin, clockdoc
 from events import dealing as deal_cards
+from events import rounds as round_clock
 from events.actionlog import log_action
 from events.models import (
     BoardSet,
@@ -505,6 +507,55 @@ def seat_substitute(
     signals.seats_changed_hands.send(sender=Session, session=session)
     clockdoc.setup_changed()  # the seats changed hands: the phones find their rooms again
     return changed
+
+
+def substitution_text(*, arriving: Entry, leaving: Entry, from_round: int, changed: int) -> str:
+    """What a director reads once a substitute is seated (the session's page and the room's
+    «Явка» alike). ``arriving`` as saved: he holds the participant's number now."""
+    return ngettext(
+        "%(arriving)s plays as participant %(number)d in place of %(leaving)s "
+        "from round %(round)d (%(count)d seat).",
+        "%(arriving)s plays as participant %(number)d in place of %(leaving)s "
+        "from round %(round)d (%(count)d seats).",
+        changed,
+    ) % {
+        "arriving": arriving.full_name,
+        "leaving": leaving.full_name,
+        "number": arriving.number or 0,
+        "round": from_round,
+        "count": changed,
+    }
+
+
+@dataclass(frozen=True)
+class SubstitutePresent:
+    """A substitute seated from a missing player's row: how many seats, from which round."""
+
+    changed: int
+    from_round: int
+    arriving: Entry
+
+
+@transaction.atomic
+def seat_substitute_present(
+    room: Room, *, leaving: Entry, arriving: Entry, checkin_round: int | None, by=None
+) -> SubstitutePresent:
+    """«Посадить замену» from the room's check-in (issue 34): ``arriving`` takes ``leaving``'s
+    seats from the room's next round not started (``seat_substitute``), and — he is in the
+    hall — is checked in for the check-in the room asks now (``checkin_round``; None: none
+    asked). Both or neither. A check-in with no seat of his (before a round already begun)
+    is not marked: the seating stands."""
+    upcoming = round_clock.room_next_round(room)
+    if upcoming is None:
+        raise ValidationError(_("Every round of this room has started: no substitute now."))
+    changed = seat_substitute(
+        room.session, leaving=leaving, arriving=arriving, from_round=upcoming.number, by=by
+    )
+    arriving = Entry.objects.get(pk=arriving.pk)
+    if checkin_round is not None:
+        with contextlib.suppress(ValidationError):
+            checkin.checkin_mark(room.session, arriving, round=checkin_round, by=by)
+    return SubstitutePresent(changed=changed, from_round=upcoming.number, arriving=arriving)
 
 
 # --- directors' own schemes -------------------------------------------------------------

@@ -785,20 +785,12 @@ def session_detail(request, event, number):
         else:
             messages.success(
                 request,
-                ngettext(
-                    "%(arriving)s plays as participant %(number)d in place of %(leaving)s "
-                    "from round %(round)d (%(count)d seat).",
-                    "%(arriving)s plays as participant %(number)d in place of %(leaving)s "
-                    "from round %(round)d (%(count)d seats).",
-                    changed,
-                )
-                % {
-                    "arriving": data["arriving"].full_name,
-                    "leaving": data["leaving"].full_name,
-                    "number": event.entries.get(pk=data["arriving"].pk).number,
-                    "round": data["from_round"],
-                    "count": changed,
-                },
+                services.substitution_text(
+                    arriving=event.entries.get(pk=data["arriving"].pk),
+                    leaving=data["leaving"],
+                    from_round=data["from_round"],
+                    changed=changed,
+                ),
             )
             return redirect("director:session", pk=event.pk, number=session.number)
     if request.method == "POST" and form.errors and request.POST.get("expected") is not None:

@@ -1,28 +1,24 @@
 """The «Явка» section of the room's console (issue 34): the players' check-in of the room
 (``events.checkin``), a director's mark by hand and its taking back, the session's «before
 each round» switch, and a substitute seated from a missing player's row in one step
-(``movements.services.seat_substitute``). The door (``events.access.ACTIONS``) asks
+(``movements.services.seat_substitute_present``). The door (``events.access.ACTIONS``) asks
 «checkin» in the room of the address, «seating» for the switch and the substitute; the
 services ask again."""
 
 from __future__ import annotations
 
-import contextlib
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from events import checkin, rounds
+from events import checkin
 from events.access import director_event
 from events.models import Room
 from events.params import BadQueryParam, query_int
-from movements.services import seat_substitute
+from movements.services import seat_substitute_present, substitution_text
 from scoring.console.views import _room_page
 
 
@@ -89,15 +85,13 @@ def checkin_each_round(request, event, room_pk):
 @director_event
 @require_POST
 def checkin_substitute(request, event, room_pk):
-    """«Посадить замену» from a missing player's row: the chosen player takes his seats from
-    the room's next round not started, and is checked in for the check-in shown (he is in
-    the hall) — both or neither. A refusal: the room page with the reason next to the row,
-    the choice kept."""
+    """«Посадить замену» from a missing player's row (``movements.services.
+    seat_substitute_present``): seated from the room's next round not started and checked in
+    — both or neither. A refusal: the room page with the reason next to the row, the choice
+    kept."""
     room = _room(event, room_pk)
     leaving = _entry(event, request, "leaving")
     arriving = _entry(event, request, "arriving")
-    state = checkin.room_checkins(room)
-    upcoming = rounds.room_next_round(room)
     error = {
         "entry": leaving.pk if leaving else None,
         "arriving": arriving.pk if arriving else None,
@@ -107,39 +101,23 @@ def checkin_substitute(request, event, room_pk):
             raise ValidationError(_("Choose the missing player to replace."))
         if arriving is None:
             raise ValidationError(_("Choose the substitute."))
-        if upcoming is None:
-            raise ValidationError(_("Every round of this room has started: no substitute now."))
-        with transaction.atomic():
-            changed = seat_substitute(
-                room.session,
-                leaving=leaving,
-                arriving=arriving,
-                from_round=upcoming.number,
-                by=request.user,
-            )
-            if state.round is not None:
-                arriving.refresh_from_db()
-                # No seat for that check-in (before a round already begun): not marked.
-                with contextlib.suppress(ValidationError):
-                    checkin.checkin_mark(room.session, arriving, round=state.round, by=request.user)
+        done = seat_substitute_present(
+            room,
+            leaving=leaving,
+            arriving=arriving,
+            checkin_round=checkin.room_checkins(room).round,
+            by=request.user,
+        )
     except ValidationError as error_raised:
         error["text"] = " ".join(error_raised.messages)
         return _room_page(request, event, room, status=400, checkin_error=error)
     messages.success(
         request,
-        ngettext(
-            "%(arriving)s plays as participant %(number)d in place of %(leaving)s "
-            "from round %(round)d (%(count)d seat).",
-            "%(arriving)s plays as participant %(number)d in place of %(leaving)s "
-            "from round %(round)d (%(count)d seats).",
-            changed,
-        )
-        % {
-            "arriving": arriving.full_name,
-            "leaving": leaving.full_name,
-            "number": arriving.number or 0,
-            "round": upcoming.number,
-            "count": changed,
-        },
+        substitution_text(
+            arriving=done.arriving,
+            leaving=leaving,
+            from_round=done.from_round,
+            changed=done.changed,
+        ),
     )
     return _back(event, room)

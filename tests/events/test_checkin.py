@@ -397,6 +397,49 @@ def test_a_refused_substitute_shows_next_to_the_row_keeping_the_choice(
     assert not Substitution.objects.exists()
 
 
+def test_the_substitute_service_seats_from_the_next_round_and_checks_him_in_together(
+    session15, event, director
+):
+    """``movements.services.seat_substitute_present``: from the room's next round not started,
+    checked in for the check-in asked; the director's message is the session page's."""
+    from movements.services import seat_substitute_present, substitution_text
+
+    room = _room(session15)
+    finish(_round(session15, 2))  # rounds 1–2 played: round 3 is the next
+    leaving = _seat(session15, round_number=3, table=2, position="E").entry
+    reserve = event_services.entry_create(event, last_name="Запасной", first_name="Иван")
+    checkin.session_set_checkin_each_round(session15, True, by=director)
+    room = _room(session15)
+    state = checkin.room_checkins(room)
+    assert state.round == 3 and state.substitute_from == 3
+    done = seat_substitute_present(
+        room, leaving=leaving, arriving=reserve, checkin_round=state.round, by=director
+    )
+    assert (done.from_round, done.changed) == (3, 3)
+    assert done.arriving.number == leaving.number
+    assert CheckIn.objects.get(entry=reserve).round == 3
+    assert not Seat.objects.filter(round__room=room, entry=reserve, round__number__lt=3).exists()
+    text = substitution_text(
+        arriving=done.arriving, leaving=leaving, from_round=done.from_round, changed=done.changed
+    )
+    assert "Запасной Иван" in text and "3" in text
+
+
+def test_no_substitute_once_every_round_of_the_room_has_started(session15, event, director):
+    from movements.services import seat_substitute_present
+
+    room = _room(session15)
+    start(_round(session15, 5))
+    leaving = _seat(session15, round_number=5, table=2, position="E").entry
+    reserve = event_services.entry_create(event, last_name="Запасной", first_name="Иван")
+    with pytest.raises(ValidationError):
+        seat_substitute_present(
+            room, leaving=leaving, arriving=reserve, checkin_round=None, by=director
+        )
+    assert not Substitution.objects.exists() and not CheckIn.objects.exists()
+    assert not ActionLog.objects.filter(kind="substitution").exists()
+
+
 def test_the_each_round_switch_on_the_room_page(director_client, session15, event):
     room = _room(session15)
     answer = director_client.post(
