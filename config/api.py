@@ -13,12 +13,24 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from events import api as events_api
-from events import api_calls, api_checkin, api_log, api_register, api_staff, links
+from events import api_calls, api_checkin, api_log, api_register, api_staff, links, meanwhile
+
+
+class ChangedMeanwhile(exceptions.APIException):
+    """409: the state the caller said he saw (``expected``) changed meanwhile
+    (``events.meanwhile``); nothing was saved, ``detail`` says what changed, by whom and when."""
+
+    status_code = 409
+    default_code = "changed_meanwhile"
 
 
 def exception_handler(exc, context):
-    """Django's ValidationError from a service becomes a 400 naming the field and the rule."""
-    if isinstance(exc, DjangoValidationError):
+    """Django's ValidationError from a service becomes a 400 naming the field and the rule;
+    another director's change since what the caller saw (``events.meanwhile.Changed``, a
+    ValidationError too) a 409 ``{"detail"}`` — for every endpoint alike."""
+    if isinstance(exc, meanwhile.Changed):
+        exc = ChangedMeanwhile(exc.text)
+    elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
     elif isinstance(exc, Http404):
         # get_object_or_404's «No Event matches the given query.» is English whatever the

@@ -135,6 +135,13 @@ class EntrySerializer(serializers.ModelSerializer):
         help_text="what the register proposed for him: on creation, and on a GET of one "
         "player who is linked to nobody"
     )
+    expected = serializers.JSONField(
+        write_only=True,
+        required=False,
+        help_text="on a change, optional: his fields as the caller saw them "
+        '({"last_name", "first_name", "club", "number"}, any of them); one changed meanwhile '
+        "by another director: 409 saying what changed, nothing saved. Absent: not compared",
+    )
 
     class Meta:
         model = Entry
@@ -149,10 +156,20 @@ class EntrySerializer(serializers.ModelSerializer):
             "person",
             "person_id",
             "register",
+            "expected",
         ]
         read_only_fields = ["status", "created_at"]
 
+    def validate_expected(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError(
+                _("Give the player's fields as you saw them, as an object.")
+            )
+        return value
+
     def validate(self, attrs):
+        if self.instance is None:
+            attrs.pop("expected", None)  # a new player: nothing to compare
         if self.instance is not None and "person" in attrs:
             raise serializers.ValidationError(
                 {"person": [_("A player is linked to a person with «…/link/».")]}

@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.factories import seat_players
+from tests.factories import account, entry_at, seat_players, two_rooms
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -445,3 +445,64 @@ def en():
 def session15(event):
     """15 players, one prime room of 5 tables × 3 seats, 5 rounds."""
     return seat_players(event, 15)
+
+
+@pytest.fixture
+def staffed(event, director, other_director):
+    """A team of directors (issue 34) on an event of two rooms (``two_rooms``): the chief
+    (``director``), «deputy» a «Судья», «roomie» the room director of room 2, «scribe» a
+    secretary, and a stranger (``other_director``) — each with a logged-in client."""
+    from django.test import Client
+
+    from events.models import Room
+    from events.staff import staff_add
+
+    session = two_rooms(event)
+    users = {
+        "chief": director,
+        "director": account("deputy"),
+        "room": account("roomie"),
+        "secretary": account("scribe"),
+        "stranger": other_director,
+    }
+    staff_add(event, "deputy", "director", by_user=director)
+    staff_add(event, "roomie", "room", [2], by_user=director)
+    staff_add(event, "scribe", "secretary", by_user=director)
+    clients = {}
+    for role, user in users.items():
+        clients[role] = Client()
+        clients[role].force_login(user)
+    return {
+        "event": event,
+        "session": session,
+        "users": users,
+        "clients": clients,
+        "rooms": {room.number: room for room in Room.objects.filter(session=session)},
+    }
+
+
+@pytest.fixture
+def team_world(staffed, director):
+    """``staffed`` with each room's first round and its first table-round, and a penalty given
+    at each (the adjustments' pages have something to show)."""
+    from events.models import Round
+    from scoring.models import TablePlay
+    from scoring.sheets import services
+
+    rooms = staffed["rooms"]
+    rnd = {n: Round.objects.get(room=rooms[n], number=1) for n in (1, 2)}
+    play = {
+        n: TablePlay.objects.filter(round=rnd[n]).order_by("table__number").first() for n in (1, 2)
+    }
+    adjustment = {
+        n: services.adjustment_create(
+            play[n],
+            entry=entry_at(play[n], "E"),
+            kind="penalty",
+            by_user=director,
+            penalty="1.5",
+            reason="опоздание",
+        )
+        for n in (1, 2)
+    }
+    return {**staffed, "round": rnd, "play": play, "adjustment": adjustment}

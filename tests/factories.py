@@ -169,3 +169,25 @@ def wait_until(check, timeout: float = 15.0, step: float = 0.1):
             return found
         time.sleep(step)
     return check()
+
+
+def account(login: str):
+    """A director's account of the suite (a member of a team, say)."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username=login, password="s3cret-pass-9")
+
+
+def two_rooms(event):
+    """18 players in two rooms of 2 tables × 4 seats (the event's first session)."""
+    from events import services as event_services
+    from movements import planner
+    from movements.services import session_create
+
+    for i in range(18):
+        event_services.entry_create(event, last_name=f"Игроков{i + 1:02d}", first_name="Игорь")
+    event_services.draw_make(event, seed="tests")
+    for option in planner.plan(18).as_dict()["options"]:
+        if len(option["rooms"]) == 2:
+            return session_create(event, option)
+    raise AssertionError("no option of two rooms for 18 players")

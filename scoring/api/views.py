@@ -9,16 +9,13 @@ is a 400 naming each field and the rule it broke («tricks»: «взятки д�
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from events import meanwhile
 from events.params import api_query_int
 from events.services import event_set_results_public
 from scoring.api.serializers import (
@@ -39,22 +36,6 @@ from scoring.sheets import services
 from scoring.standings import disclosure
 
 META_FIELDS = ("play", "deal", "expected_version", "note")
-
-
-class ChangedMeanwhile(exceptions.APIException):
-    """409: the caller's ``expected`` state changed meanwhile (events.meanwhile); nothing
-    was saved, ``detail`` says what changed, by whom and when."""
-
-    status_code = status.HTTP_409_CONFLICT
-    default_code = "changed_meanwhile"
-
-
-@contextmanager
-def _conflicts():
-    try:
-        yield
-    except meanwhile.Changed as changed:
-        raise ChangedMeanwhile(changed.text) from None
 
 
 # --- sheets -------------------------------------------------------------------------------
@@ -261,18 +242,17 @@ class AdjustmentList(APIView):
         if entry is None:
             raise serializers.ValidationError({"entry": [_("No such player in this event.")]})
         deal = _deal_in(play, data["deal"]) if data.get("deal") is not None else None
-        with _conflicts():
-            made = services.adjustment_create(
-                play,
-                entry=entry,
-                kind=data["kind"],
-                by_user=request.user,
-                deal=deal,
-                score=data.get("score", ""),
-                penalty=data.get("penalty"),
-                reason=data["reason"],
-                expected=data.get("expected"),
-            )
+        made = services.adjustment_create(
+            play,
+            entry=entry,
+            kind=data["kind"],
+            by_user=request.user,
+            deal=deal,
+            score=data.get("score", ""),
+            penalty=data.get("penalty"),
+            reason=data["reason"],
+            expected=data.get("expected"),
+        )
         return Response(AdjustmentSerializer(made).data, status=status.HTTP_201_CREATED)
 
 
@@ -294,16 +274,15 @@ class TableAdjustments(APIView):
                 {"play": [_("Name the table-round: «play», or «round» and «table».")]}
             )
         deal = _deal_in(play, data["deal"]) if data.get("deal") is not None else None
-        with _conflicts():
-            done = services.adjustments_table_create(
-                play,
-                by_user=request.user,
-                score=data["score"],
-                reason=data["reason"],
-                deal=deal,
-                seat_scores=data.get("scores") or {},
-                expected=data.get("expected"),
-            )
+        done = services.adjustments_table_create(
+            play,
+            by_user=request.user,
+            score=data["score"],
+            reason=data["reason"],
+            deal=deal,
+            seat_scores=data.get("scores") or {},
+            expected=data.get("expected"),
+        )
         for made in done.adjustments:
             made.play = play
         return Response(
@@ -335,10 +314,9 @@ class AdjustmentDetail(APIView):
         found = get_object_or_404(
             Adjustment.objects.filter(play__round__room__session__event=event), pk=pk
         )
-        with _conflicts():
-            services.adjustment_delete(
-                found, by_user=request.user, expected=request.query_params.get("expected") or None
-            )
+        services.adjustment_delete(
+            found, by_user=request.user, expected=request.query_params.get("expected") or None
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -6,72 +6,26 @@ scoring.player.calls, events.api_calls)."""
 import threading
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from events import actionlog, calls
-from events.models import ActionLog, Room, Round, TableCall
-from events.staff import staff_add
+from events.models import ActionLog, Round, TableCall
 from tests.console_board import board_doc
 from tests.factories import entry_at, play_of, round_link, start
 
 pytestmark = pytest.mark.django_db
 
 
-def _account(login):
-    return get_user_model().objects.create_user(username=login, password="s3cret-pass-9")
-
-
-def _two_rooms(event):
-    """18 players in two rooms of 2 tables × 4 seats."""
-    from events import services as event_services
-    from movements import planner
-    from movements.services import session_create
-
-    for i in range(18):
-        event_services.entry_create(event, last_name=f"Игроков{i + 1:02d}", first_name="Игорь")
-    event_services.draw_make(event, seed="tests")
-    for option in planner.plan(18).as_dict()["options"]:
-        if len(option["rooms"]) == 2:
-            return session_create(event, option)
-    raise AssertionError("no option of two rooms for 18 players")
-
-
 @pytest.fixture
-def world(event, director, other_director):
-    session = _two_rooms(event)
-    for login in ("deputy", "roomie", "scribe"):
-        _account(login)
-    staff_add(event, "deputy", "director", by_user=director)
-    staff_add(event, "roomie", "room", [2], by_user=director)
-    staff_add(event, "scribe", "secretary", by_user=director)
-    users = {
-        "chief": director,
-        "director": get_user_model().objects.get(username="deputy"),
-        "room": get_user_model().objects.get(username="roomie"),
-        "secretary": get_user_model().objects.get(username="scribe"),
-        "stranger": other_director,
-    }
-    clients = {}
-    for role, user in users.items():
-        clients[role] = Client()
-        clients[role].force_login(user)
-    rooms = {room.number: room for room in Room.objects.filter(session=session)}
+def world(staffed):
+    """``staffed`` with the first round of each room on the clock and its first table-round."""
+    session, rooms = staffed["session"], staffed["rooms"]
     for n in (1, 2):
         start(Round.objects.get(room=rooms[n], number=1))
-    plays = {n: play_of(session, 1, 1, room_number=n) for n in (1, 2)}
-    return {
-        "event": event,
-        "session": session,
-        "users": users,
-        "clients": clients,
-        "rooms": rooms,
-        "play": plays,
-    }
+    return {**staffed, "play": {n: play_of(session, 1, 1, room_number=n) for n in (1, 2)}}
 
 
 # --- the service --------------------------------------------------------------------------

@@ -4,7 +4,6 @@ and over the API — each with its log line and the role's door — and a substi
 from a missing player's row in one step."""
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.test import Client
@@ -14,9 +13,6 @@ from django.urls import reverse
 from events import checkin
 from events import services as event_services
 from events.models import ActionLog, CheckIn, Entry, Room, Round, Seat, Substitution
-from events.staff import staff_add
-from movements import planner
-from movements.services import session_create
 from tests.factories import finish, seat_players, start
 
 pytestmark = pytest.mark.django_db
@@ -38,10 +34,6 @@ def _seat(session, round_number=1, table=1, position="N", room=1) -> Seat:
 
 def _round(session, number, room=1) -> Round:
     return Round.objects.get(room__session=session, room__number=room, number=number)
-
-
-def _account(login):
-    return get_user_model().objects.create_user(username=login, password="s3cret-pass-9")
 
 
 def _client(user) -> Client:
@@ -163,30 +155,14 @@ def test_the_room_reader_reads_three_queries_whatever_the_room(event, other_dire
 # --- the roles ------------------------------------------------------------------------------
 
 
-def _two_rooms(event):
-    for i in range(18):
-        event_services.entry_create(event, last_name=f"Игроков{i + 1:02d}", first_name="Игорь")
-    event_services.draw_make(event, seed="tests")
-    for option in planner.plan(18).as_dict()["options"]:
-        if len(option["rooms"]) == 2:
-            return session_create(event, option)
-    raise AssertionError("no option of two rooms for 18 players")
-
-
 @pytest.fixture
-def team(event, director):
-    session = _two_rooms(event)
-    for login in ("roomie", "scribe", "deputy"):
-        _account(login)
-    staff_add(event, "roomie", "room", [2], by_user=director)
-    staff_add(event, "scribe", "secretary", by_user=director)
-    staff_add(event, "deputy", "director", by_user=director)
-    users = get_user_model().objects
+def team(staffed):
+    users = staffed["users"]
     return {
-        "session": session,
-        "room": users.get(username="roomie"),
-        "secretary": users.get(username="scribe"),
-        "director": users.get(username="deputy"),
+        "session": staffed["session"],
+        "room": users["room"],
+        "secretary": users["secretary"],
+        "director": users["director"],
     }
 
 

@@ -12,7 +12,6 @@ from django.urls import reverse
 from events import services as event_services
 from events.actionlog import KINDS, log_lines
 from events.models import ActionLog, Entry, Seat, Substitution
-from tests.events.test_staff_door import world  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +25,8 @@ def _expected(response) -> str:
     return found[0].replace("&quot;", '"')
 
 
-def _players(world):  # noqa: F811
-    return {e.number: e for e in world["event"].entries.filter(number__isnull=False)}
+def _players(team_world):
+    return {e.number: e for e in team_world["event"].entries.filter(number__isnull=False)}
 
 
 # --- a player's edit ------------------------------------------------------------------------
@@ -43,10 +42,10 @@ def _entry_form(entry, **change):
     return data | change
 
 
-def test_a_players_edit_from_an_outdated_page_is_refused_naming_the_fields(world):  # noqa: F811
-    event = world["event"]
-    chief, deputy = world["clients"]["chief"], world["clients"]["director"]
-    entry = _players(world)[3]
+def test_a_players_edit_from_an_outdated_page_is_refused_naming_the_fields(team_world):
+    event = team_world["event"]
+    chief, deputy = team_world["clients"]["chief"], team_world["clients"]["director"]
+    entry = _players(team_world)[3]
     url = reverse("director:entry_edit", args=[event.pk, entry.pk])
     seen_by_chief = _expected(chief.get(url))
     seen_by_deputy = _expected(deputy.get(url))
@@ -69,30 +68,60 @@ def test_a_players_edit_from_an_outdated_page_is_refused_naming_the_fields(world
     assert (entry.first_name, entry.club) == ("Илья", "Спартак")
 
 
-def test_the_service_refuses_under_the_lock_and_without_a_token_works_as_before(world):  # noqa: F811
+def test_the_service_refuses_under_the_lock_and_without_a_token_works_as_before(team_world):
     from events.meanwhile import Changed, entry_token
 
-    entry = _players(world)[4]
+    entry = _players(team_world)[4]
     seen = entry_token(entry)
-    event_services.entry_update(entry, by_user=world["users"]["director"], last_name="Новиков")
+    event_services.entry_update(entry, by_user=team_world["users"]["director"], last_name="Новиков")
     with pytest.raises(Changed) as refused:
         event_services.entry_update(
             Entry.objects.get(pk=entry.pk),
-            by_user=world["users"]["chief"],
+            by_user=team_world["users"]["chief"],
             expected=seen,
             club="ЦДШ",
         )
     assert "Новиков" in refused.value.text and "deputy" in refused.value.text
     assert Entry.objects.get(pk=entry.pk).club == ""
     event_services.entry_update(
-        Entry.objects.get(pk=entry.pk), by_user=world["users"]["chief"], club="ЦДШ"
+        Entry.objects.get(pk=entry.pk), by_user=team_world["users"]["chief"], club="ЦДШ"
     )
     assert Entry.objects.get(pk=entry.pk).club == "ЦДШ"
 
 
-def test_a_withdrawal_or_reinstatement_done_already_says_so_once(world):  # noqa: F811
-    event = world["event"]
-    chief, deputy = world["clients"]["chief"], world["clients"]["director"]
+def test_the_apis_player_edit_compares_what_the_caller_saw(team_world):
+    """``PATCH …/entries/<id>/`` with ``expected`` (his fields as the caller read them): a
+    change since is a 409 naming it; absent, not compared; not an object, 400 naming it."""
+    event = team_world["event"]
+    chief, deputy = team_world["clients"]["chief"], team_world["clients"]["director"]
+    entry = _players(team_world)[5]
+    url = f"/api/v1/events/{event.pk}/entries/{entry.pk}/"
+    seen = {name: chief.get(url).json()[name] for name in ("last_name", "first_name", "club")}
+    saved = deputy.patch(url, {"club": "Спартак"}, content_type="application/json")
+    assert saved.status_code == 200
+    refused = chief.patch(
+        url, {"first_name": "Илья", "expected": seen}, content_type="application/json"
+    )
+    assert refused.status_code == 409
+    detail = refused.json()["detail"]
+    assert "deputy" in detail and "Спартак" in detail
+    entry.refresh_from_db()
+    assert (entry.first_name, entry.club) == ("Игорь", "Спартак")  # nothing overwritten
+    now = {**seen, "club": "Спартак"}
+    again = chief.patch(
+        url, {"first_name": "Илья", "expected": now}, content_type="application/json"
+    )
+    assert again.status_code == 200 and again.json()["first_name"] == "Илья"
+    assert "expected" not in again.json()
+    bad = chief.patch(url, {"club": "ЦДШ", "expected": "вчера"}, content_type="application/json")
+    assert bad.status_code == 400 and "expected" in bad.json()
+    plain = chief.patch(url, {"club": "ЦДШ"}, content_type="application/json")
+    assert plain.status_code == 200 and plain.json()["club"] == "ЦДШ"
+
+
+def test_a_withdrawal_or_reinstatement_done_already_says_so_once(team_world):
+    event = team_world["event"]
+    chief, deputy = team_world["clients"]["chief"], team_world["clients"]["director"]
     late = event_services.entry_create(event, last_name="Поздний", first_name="Пётр")
     url = reverse("director:entry_withdraw", args=[event.pk, late.pk])
     assert deputy.post(url).status_code == 302
@@ -110,25 +139,25 @@ def test_a_withdrawal_or_reinstatement_done_already_says_so_once(world):  # noqa
 # --- seating --------------------------------------------------------------------------------
 
 
-def _seated(world, number):  # noqa: F811
+def _seated(team_world, number):
     return (
-        Seat.objects.filter(round__room__session=world["session"], participant=number)
+        Seat.objects.filter(round__room__session=team_world["session"], participant=number)
         .select_related("entry")
         .first()
         .entry
     )
 
 
-def test_a_substitution_from_a_page_drawn_before_another_is_refused(world):  # noqa: F811
-    event, session = world["event"], world["session"]
-    chief, deputy = world["clients"]["chief"], world["clients"]["director"]
+def test_a_substitution_from_a_page_drawn_before_another_is_refused(team_world):
+    event, session = team_world["event"], team_world["session"]
+    chief, deputy = team_world["clients"]["chief"], team_world["clients"]["director"]
     url = reverse("director:session", args=[event.pk, session.number])
     seen_by_chief = _expected(chief.get(url))
     seen_by_deputy = _expected(deputy.get(url))
     assert seen_by_chief == seen_by_deputy == "0"
     first = event_services.entry_create(event, last_name="Запасной", first_name="Первый")
     second = event_services.entry_create(event, last_name="Запасной", first_name="Второй")
-    leaving = _seated(world, 3)
+    leaving = _seated(team_world, 3)
     done = deputy.post(
         url,
         {"leaving": leaving.pk, "arriving": first.pk, "from_round": 2, "expected": seen_by_deputy},
@@ -145,7 +174,7 @@ def test_a_substitution_from_a_page_drawn_before_another_is_refused(world):  # n
     assert Entry.objects.get(pk=second.pk).number is None
 
     # Another player's substitution is no conflict: it goes through from the same old page.
-    other = _seated(world, 5)
+    other = _seated(team_world, 5)
     assert (
         chief.post(
             url,
@@ -161,14 +190,14 @@ def test_a_substitution_from_a_page_drawn_before_another_is_refused(world):  # n
     assert Substitution.objects.filter(session=session).count() == 2
 
 
-def test_the_substitution_service_keeps_its_old_call(world):  # noqa: F811
+def test_the_substitution_service_keeps_its_old_call(team_world):
     from events.meanwhile import Changed
     from movements.services import seat_substitute
 
-    event, session = world["event"], world["session"]
+    event, session = team_world["event"], team_world["session"]
     late = event_services.entry_create(event, last_name="Поздний", first_name="Пётр")
     reserve = event_services.entry_create(event, last_name="Резерв", first_name="Роман")
-    leaving = _seated(world, 6)
+    leaving = _seated(team_world, 6)
     seat_substitute(session, leaving=leaving, arriving=late, from_round=2, by=None)
     with pytest.raises(Changed):
         seat_substitute(
@@ -176,9 +205,9 @@ def test_the_substitution_service_keeps_its_old_call(world):  # noqa: F811
         )
 
 
-def test_choosing_a_seating_when_the_session_was_created_meanwhile_is_refused(world):  # noqa: F811
-    event = world["event"]
-    chief, deputy = world["clients"]["chief"], world["clients"]["director"]
+def test_choosing_a_seating_when_the_session_was_created_meanwhile_is_refused(team_world):
+    event = team_world["event"]
+    chief, deputy = team_world["clients"]["chief"], team_world["clients"]["director"]
     url = reverse("director:plan", args=[event.pk])
     assert chief.get(url).status_code == deputy.get(url).status_code == 200
     data = {

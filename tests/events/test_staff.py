@@ -25,6 +25,7 @@ from events.staff import (
     staff_list,
     staff_remove,
 )
+from tests.factories import account
 
 pytestmark = pytest.mark.django_db
 
@@ -54,14 +55,10 @@ EXPECTED = {
 ROOM_ACTIONS = {"clock", "sheets", "boxes", "adjust", "calls", "checkin"}
 
 
-def _account(login):
-    return get_user_model().objects.create_user(username=login, password="s3cret-pass-9")
-
-
 @pytest.fixture
 def team(event, director):
     """A director, a room director of room 2 and a secretary, added by the chief."""
-    deputy, roomie, scribe = _account("deputy"), _account("roomie"), _account("scribe")
+    deputy, roomie, scribe = account("deputy"), account("roomie"), account("scribe")
     staff_add(event, "deputy", "director", by_user=director)
     staff_add(event, "roomie", "room", [2], by_user=director)
     staff_add(event, "scribe", "secretary", by_user=director)
@@ -164,7 +161,7 @@ def test_an_unknown_action_is_an_error_not_a_quiet_no(team, event):
 
 
 def test_the_chief_adds_an_existing_account_and_the_log_says_so(event, director):
-    _account("helper")
+    account("helper")
     row = staff_add(event, " helper ", "secretary", by_user=director)
     assert (row.role, row.rooms, row.added_by) == ("secretary", [], director)
     line = _staff_lines().get(event=event)
@@ -211,7 +208,7 @@ def test_a_login_that_does_not_exist_and_no_password_is_refused_on_login(event, 
     ],
 )
 def test_bad_roles_and_rooms_are_refused_on_their_field(event, director, role, rooms, field):
-    _account("helper")
+    account("helper")
     _refused_on(field, lambda: staff_add(event, "helper", role, rooms, by_user=director))
     assert not EventStaff.objects.exists() and _lines(event) == []
 
@@ -225,7 +222,7 @@ def test_a_weak_password_makes_no_account(event, director):
 
 
 def test_an_existing_accounts_password_is_not_set_here(event, director):
-    helper = _account("helper")
+    helper = account("helper")
     _refused_on(
         "password",
         lambda: staff_add(event, "helper", "director", (), "Other-pass-77", by_user=director),
@@ -241,7 +238,7 @@ def test_the_owner_is_the_chief_and_never_a_staff_row(event, director):
 
 
 def test_only_the_chief_manages_the_staff(team, event):
-    _account("helper")
+    account("helper")
     for role in ("director", "room", "secretary"):
         with pytest.raises(PermissionDenied):
             staff_add(event, "helper", "secretary", by_user=team[role])
@@ -312,7 +309,7 @@ def test_a_change_whose_log_line_fails_is_not_made(event, director):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_change_rolled_back_leaves_no_log_line(event, director):
-    _account("helper")
+    account("helper")
     with pytest.raises(RuntimeError), transaction.atomic():
         staff_add(event, "helper", "director", by_user=director)
         raise RuntimeError("the request failed later")
@@ -356,7 +353,7 @@ def test_an_unknown_kind_is_refused(event, director):
 
 
 def test_the_login_stays_when_the_account_is_deleted(event):
-    gone = _account("gone")
+    gone = account("gone")
     line = log_action(event, gone, "call.close", room=1, table=3)
     gone.delete()
     line = _staff_lines().get(pk=line.pk)
@@ -393,7 +390,7 @@ def _command(*args, **options):
 
 
 def test_the_command_adds_changes_and_removes_staff(event):
-    _account("helper")
+    account("helper")
     out = _command(str(event.pk), "helper", "--role", "room", "--rooms", "2,1")
     assert out.splitlines() == ["judge\tchief", "helper\troom\t1,2"]
     out = _command(str(event.pk), "newbie", "--role", "secretary", "--password", "Kryzhovnik-42")
@@ -429,7 +426,7 @@ def test_the_command_adds_changes_and_removes_staff(event):
     ],
 )
 def test_the_command_refuses_bad_input_with_a_clear_message(event, args, says):
-    _account("helper")
+    account("helper")
     with pytest.raises(CommandError, match=None) as refused:
         _command(*(a.format(event=event.pk) for a in args))
     assert says in str(refused.value)

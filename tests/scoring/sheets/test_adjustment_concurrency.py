@@ -12,7 +12,6 @@ from rest_framework.test import APIClient
 
 from scoring.models import Adjustment
 from scoring.sheets import adjustment_tokens, services
-from tests.events.test_staff_door import world  # noqa: F401 (the fixture)
 from tests.factories import entry_at
 
 pytestmark = pytest.mark.django_db
@@ -40,15 +39,15 @@ def _penalty(play, position, token, reason="опоздание"):
 
 
 def test_a_penalty_from_a_page_drawn_before_anothers_is_refused_saying_what_changed(
-    world,  # noqa: F811
+    team_world,
 ):
-    event, play = world["event"], world["play"][1]
-    chief, deputy = world["clients"]["chief"], world["clients"]["director"]
+    event, play = team_world["event"], team_world["play"][1]
+    chief, deputy = team_world["clients"]["chief"], team_world["clients"]["director"]
     page = reverse("director:play", args=[event.pk, play.pk])
     add = reverse("director:adjustment_add", args=[event.pk, play.pk])
     seen_by_chief = _token(chief.get(page))
     seen_by_deputy = _token(deputy.get(page))
-    assert seen_by_chief == seen_by_deputy == str(world["adjustment"][1].pk)
+    assert seen_by_chief == seen_by_deputy == str(team_world["adjustment"][1].pk)
 
     assert deputy.post(add, _penalty(play, "N", seen_by_deputy)).status_code == 302
     before = Adjustment.objects.filter(play=play).count()
@@ -68,15 +67,15 @@ def test_a_penalty_from_a_page_drawn_before_anothers_is_refused_saying_what_chan
     assert Adjustment.objects.filter(play=play).count() == before + 1
 
 
-def test_a_change_at_another_table_does_not_refuse(world):  # noqa: F811
-    event, play = world["event"], world["play"][1]
-    chief = world["clients"]["chief"]
+def test_a_change_at_another_table_does_not_refuse(team_world):
+    event, play = team_world["event"], team_world["play"][1]
+    chief = team_world["clients"]["chief"]
     seen = _token(chief.get(reverse("director:play", args=[event.pk, play.pk])))
     services.adjustment_create(
-        world["play"][2],
-        entry=entry_at(world["play"][2], "N"),
+        team_world["play"][2],
+        entry=entry_at(team_world["play"][2], "N"),
         kind="penalty",
-        by_user=world["users"]["director"],
+        by_user=team_world["users"]["director"],
         penalty="1",
         reason="другой стол",
     )
@@ -84,10 +83,10 @@ def test_a_change_at_another_table_does_not_refuse(world):  # noqa: F811
     assert chief.post(add, _penalty(play, "N", seen)).status_code == 302
 
 
-def test_a_deletion_meanwhile_refuses_and_a_second_delete_says_by_whom(world):  # noqa: F811
-    event, play = world["event"], world["play"][1]
-    chief, deputy = world["clients"]["chief"], world["clients"]["director"]
-    first = world["adjustment"][1]
+def test_a_deletion_meanwhile_refuses_and_a_second_delete_says_by_whom(team_world):
+    event, play = team_world["event"], team_world["play"][1]
+    chief, deputy = team_world["clients"]["chief"], team_world["clients"]["director"]
+    first = team_world["adjustment"][1]
     page = reverse("director:play", args=[event.pk, play.pk])
     seen = _token(chief.get(page))
     _token(deputy.get(page))
@@ -109,9 +108,9 @@ def test_a_deletion_meanwhile_refuses_and_a_second_delete_says_by_whom(world):  
     assert event.action_log.filter(kind="penalty.set", before__adjustment=first.pk).count() == 1
 
 
-def test_a_delete_from_an_outdated_page_is_refused(world):  # noqa: F811
-    event, play = world["event"], world["play"][1]
-    chief = world["clients"]["chief"]
+def test_a_delete_from_an_outdated_page_is_refused(team_world):
+    event, play = team_world["event"], team_world["play"][1]
+    chief = team_world["clients"]["chief"]
     seen = adjustment_tokens.play_token(play)
     page = chief.get(reverse("director:adjustments", args=[event.pk])).content.decode()
     assert f'name="expected" value="{seen}"' in page  # the row's own table-round
@@ -121,10 +120,10 @@ def test_a_delete_from_an_outdated_page_is_refused(world):  # noqa: F811
         kind="artificial",
         deal=play.board_set.deals.order_by("number").first(),
         score="A+",
-        by_user=world["users"]["director"],
+        by_user=team_world["users"]["director"],
         reason="ошибка раздачи",
     )
-    first = world["adjustment"][1]
+    first = team_world["adjustment"][1]
     delete = reverse("director:adjustment_delete", args=[event.pk, first.pk])
     refused = chief.post(delete, {"expected": seen}, follow=True)
     assert "Изменено за это время" in refused.content.decode()
@@ -132,12 +131,12 @@ def test_a_delete_from_an_outdated_page_is_refused(world):  # noqa: F811
     assert Adjustment.objects.filter(pk=first.pk).exists()
 
 
-def test_whole_table_scores_from_an_outdated_page_are_refused_and_kept(world):  # noqa: F811
-    event, play = world["event"], world["play"][1]
-    chief = world["clients"]["chief"]
+def test_whole_table_scores_from_an_outdated_page_are_refused_and_kept(team_world):
+    event, play = team_world["event"], team_world["play"][1]
+    chief = team_world["clients"]["chief"]
     page = reverse("director:adjustments", args=[event.pk])
     seen = _token(chief.get(page))
-    services.adjustment_delete(world["adjustment"][1], by_user=world["users"]["director"])
+    services.adjustment_delete(team_world["adjustment"][1], by_user=team_world["users"]["director"])
     form = {
         "round": play.round_id,
         "table": play.table.number,
@@ -166,11 +165,11 @@ def _api(user):
     return client
 
 
-def test_the_api_refuses_an_outdated_expected_with_409_and_works_without_it(world):  # noqa: F811
-    event, play = world["event"], world["play"][1]
-    chief, deputy = _api(world["users"]["chief"]), _api(world["users"]["director"])
+def test_the_api_refuses_an_outdated_expected_with_409_and_works_without_it(team_world):
+    event, play = team_world["event"], team_world["play"][1]
+    chief, deputy = _api(team_world["users"]["chief"]), _api(team_world["users"]["director"])
     url = f"/api/v1/events/{event.pk}/adjustments/"
-    seen = [world["adjustment"][1].pk]
+    seen = [team_world["adjustment"][1].pk]
     body = {
         "play": play.pk,
         "entry": entry_at(play, "N").pk,
