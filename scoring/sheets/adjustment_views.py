@@ -21,12 +21,22 @@ from scoring.sheets.forms import AdjustmentForm, RoundTable, TableAdjustmentForm
 from scoring.sheets.views import _play, _play_context, _plays, _seats
 
 
-def _event_rounds(event) -> list[Round]:
+def _event_rounds(event, user) -> list[Round]:
+    """The rounds the whole-table form offers: every round of the event, a room director's
+    rooms' only (the others' would be refused on sending)."""
+    found = Round.objects.filter(room__session__event=event)
+    mine = staff.rooms_of(user, event)
+    if mine is not None:  # (labelled with their rooms: _many_rooms)
+        found = found.filter(room__number__in=mine)
     return list(
-        Round.objects.filter(room__session__event=event)
-        .select_related("room__session")
-        .order_by("room__session__number", "room__number", "number")
+        found.select_related("room__session").order_by(
+            "room__session__number", "room__number", "number"
+        )
     )
+
+
+def _many_rooms(event) -> bool:
+    return Round.objects.filter(room__session__event=event).values("room_id").distinct().count() > 1
 
 
 def _round_tables(event) -> dict[int, list[RoundTable]]:
@@ -105,11 +115,7 @@ def _adjustments_page(request, event, form, *, status=200):
             "table_form": form,
             # A room director gives whole-table scores in his rooms: the form is his too.
             "can_adjust": staff.role_of(request.user, event) in staff.RULES["adjust"],
-            "multi_room": Round.objects.filter(room__session__event=event)
-            .values("room_id")
-            .distinct()
-            .count()
-            > 1,
+            "multi_room": _many_rooms(event),
         },
         status=status,
     )
@@ -120,10 +126,11 @@ def _adjustments_page(request, event, form, *, status=200):
 def adjustment_list(request, event):
     """Every adjustment of the event, and the form that gives a whole table its artificial
     scores at once."""
-    rounds = _event_rounds(event)
+    rounds = _event_rounds(event, request.user)
     form = TableAdjustmentForm(
         rounds=rounds,
         tables=_round_tables(event),
+        many_rooms=_many_rooms(event),
         initial=_table_form_initial(event, rounds, query_int(request.GET, "play")),
     )
     return _adjustments_page(request, event, form)
@@ -133,8 +140,10 @@ def adjustment_list(request, event):
 @require_POST
 def adjustments_table(request, event):
     """One artificial score for a whole table-round (or one of its deals), in one write."""
-    rounds = _event_rounds(event)
-    form = TableAdjustmentForm(request.POST, rounds=rounds, tables=_round_tables(event))
+    rounds = _event_rounds(event, request.user)
+    form = TableAdjustmentForm(
+        request.POST, rounds=rounds, tables=_round_tables(event), many_rooms=_many_rooms(event)
+    )
     if form.is_valid():
         c = form.cleaned_data
         try:

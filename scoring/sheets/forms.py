@@ -129,11 +129,19 @@ class TableAdjustmentForm(forms.Form):
         help_text=_("The players see it, e.g. «the table did not play the round»."),
     )
 
-    def __init__(self, *args, rounds, tables: dict[int, list[RoundTable]], **kwargs):
+    def __init__(
+        self,
+        *args,
+        rounds,
+        tables: dict[int, list[RoundTable]],
+        many_rooms: bool | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.tables = tables
         self.rounds = {r.pk: r for r in rounds}
-        many_rooms = len({r.room_id for r in rounds}) > 1
+        if many_rooms is None:  # the event's rooms; a room director is offered his only
+            many_rooms = len({r.room_id for r in rounds}) > 1
         self.fields["round"].choices = [(r.pk, round_label(r, many_rooms)) for r in rounds]
         self.fields["round"].widget.attrs["data-adjust-round"] = ""
         self.fields["table"].widget.attrs["data-adjust-table"] = ""

@@ -112,6 +112,45 @@ def test_the_adjustments_page(team_world):
         )
 
 
+def test_the_whole_table_form_offers_a_room_director_his_rooms_rounds_only(team_world):
+    """Labelled with their rooms still (the event has two), and a round of another room sent
+    anyway is refused on its field, nothing given."""
+    import re
+
+    from scoring.models import Adjustment
+
+    event = team_world["event"]
+    url = _u("adjustments", event.pk)
+    offered = {
+        role: set(
+            re.findall(
+                r'<option value="(\d+)"[^>]*>([^<]*· [^<]*)</option>',
+                team_world["clients"][role].get(url).content.decode(),
+            )
+        )
+        for role in (CHIEF, ROOM)
+    }
+    rounds = {rnd.pk: rnd for rnd in team_world["round"].values()}
+    chief_rounds = {int(pk) for pk, _label in offered[CHIEF]}
+    room_rounds = {int(pk) for pk, _label in offered[ROOM]}
+    assert set(rounds) <= chief_rounds
+    assert team_world["round"][2].pk in room_rounds
+    assert team_world["round"][1].pk not in room_rounds
+    assert offered[ROOM] and all("· Комната 2 ·" in label for _pk, label in offered[ROOM])
+    before = Adjustment.objects.count()
+    answer = team_world["clients"][ROOM].post(
+        _u("adjustments_table", event.pk),
+        {
+            "round": team_world["round"][1].pk,
+            "table": 1,
+            "score": "average",
+            "reason": "не играли",
+        },
+    )
+    assert answer.status_code in (400, 403)
+    assert Adjustment.objects.count() == before
+
+
 def test_a_sheets_history_in_each_room(team_world):
     event = team_world["event"]
     for room, play in team_world["play"].items():
