@@ -224,7 +224,8 @@ def _call_doc(table_id: int) -> dict:
         "id": call["id"],
         "state": call["state"],
         "reason": call["reason"],
-        "reason_name": str(TableCall.Reason(call["reason"]).label),
+        # Within a sentence: «Судья вызван (спор)».
+        "reason_name": str(TableCall.Reason(call["reason"]).label).lower(),
         "seat": call["position"],
         "opened_at": call["opened_at"].isoformat(),
         "going_at": call["going_at"].isoformat() if call["going_at"] else None,

@@ -42,7 +42,8 @@ def _answer(request, event, call_pk, service):
     if not url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        back = reverse("director:room_detail", args=[event.pk, call.table.room_id])
+        # Back to the calls (a room director on a phone keeps his place, not the clock's).
+        back = reverse("director:room_detail", args=[event.pk, call.table.room_id]) + "#calls"
     return redirect(back)
 
 

@@ -52,7 +52,7 @@ def test_the_table_calls_the_console_answers_and_the_phone_follows(
     assert check_page(phone) == []
     _call(phone, "Ошибка в протоколе", seat="E")
     status = phone.locator("[data-call-status]")
-    expect(status).to_contain_text("Судья вызван (Ошибка в протоколе)")
+    expect(status).to_contain_text("Судья вызван (ошибка в протоколе)")
     expect(phone.locator("[data-call-form-box]")).to_be_hidden()
     call = TableCall.objects.get()
     assert (call.position, call.reason, call.state) == ("E", "sheet", "open")
@@ -64,7 +64,7 @@ def test_the_table_calls_the_console_answers_and_the_phone_follows(
     expect(item).to_be_visible(timeout=8000)
     expect(item).to_contain_text("Стол 2")
     expect(item).to_contain_text("место E")
-    expect(item).to_contain_text("Ошибка в протоколе")
+    expect(item).to_contain_text("ошибка в протоколе")
     expect(item.locator("time")).to_contain_text("только что")
     assert laptop.evaluate("window.sameDocument") is True
     assert laptop.evaluate("window.preferenceCallBeeps || 0") >= 1
@@ -116,7 +116,7 @@ def test_a_call_pressed_offline_waits_in_the_outbox_and_goes_when_back(
     context.set_offline(False)
     phone.evaluate("window.dispatchEvent(new Event('online'))")
     expect(phone.locator("[data-call-status]")).to_contain_text(
-        "Судья вызван (Спор)", timeout=15000
+        "Судья вызван (спор)", timeout=15000
     )
     call = TableCall.objects.get()
     assert (call.table_id, call.reason, call.position) == (play.table_id, "dispute", "")

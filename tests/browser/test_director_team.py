@@ -143,7 +143,7 @@ def test_a_chief_a_room_director_and_a_secretary_run_two_rooms_at_once(
         room_director.goto(f"{director_base}/rooms/{room2.pk}/")
         calls = room_director.locator("#calls")
         expect(calls).to_contain_text("Стол 1")
-        expect(calls).to_contain_text("Спор")
+        expect(calls).to_contain_text("спор")
         shot(room_director, "team-call-on-the-console")
         calls.get_by_role("button", name="Иду").click()
         expect(phone.locator("#call-box")).to_contain_text("Судья идёт", timeout=15_000)

@@ -171,10 +171,10 @@ def test_the_table_calls_from_its_round_page_and_sees_the_director_coming(
     call = TableCall.objects.get()
     assert (call.reason, call.position, call.entry, call.client_id) == ("sheet", "E", None, "x1")
     page = client.get(round_link(play)).content.decode()
-    assert "Судья вызван." in page and "Судья вызван (Ошибка в протоколе)" in page
+    assert "Судья вызван." in page and "Судья вызван (ошибка в протоколе)" in page
     assert 'data-call-state="open"' in page
     doc = client.get(round_link(play, "call.json")).json()
-    assert doc["state"] == "open" and doc["reason_name"] == "Ошибка в протоколе"
+    assert doc["state"] == "open" and doc["reason_name"] == "ошибка в протоколе"
     # The outbox sends it again (a lost answer): the same call, said so.
     again = client.post(round_link(play, "call/"), {"reason": "sheet", "client_id": "x2"})
     assert again.status_code == 302 and TableCall.objects.count() == 1
@@ -233,7 +233,7 @@ def test_a_seated_player_calls_from_his_own_page(client, session15, director):
     assert (call.table_id, call.position, call.entry) == (play.table_id, "E", east)
     assert ActionLog.objects.get(kind="call.open").after["player"] == east.full_name
     page = client.get(home).content.decode()
-    assert "Судья вызван (Спор)" in page
+    assert "Судья вызван (спор)" in page
     bad = client.post(reverse("player:call", args=[east.key]), {"reason": ""})
     assert bad.status_code == 400  # the reason refused; the call already open is kept
     assert TableCall.objects.count() == 1
@@ -259,7 +259,7 @@ def test_the_console_shows_the_calls_live_with_buttons_for_who_may_answer(world)
     assert board["X-Console-Version"] != before
     html = board.content.decode()
     assert f'data-call-id="{call.pk}"' in html and "Стол 1" in html and "место W" in html
-    assert "Спор" in html and ">Иду<" in html and ">Решено<" in html
+    assert ": спор" in html and ">Иду<" in html and ">Решено<" in html
     assert "csrfmiddlewaretoken" not in html  # one copy for every director: console.js adds it
     for role in ("room", "director"):
         assert ">Иду<" in _console(world, role, 2).content.decode(), role
@@ -274,8 +274,10 @@ def test_the_console_shows_the_calls_live_with_buttons_for_who_may_answer(world)
     close = reverse("director:call_close", args=[world["event"].pk, call.pk])
     answer = world["clients"]["room"].post(going)
     assert answer.status_code == 302
-    assert answer["Location"] == reverse(
-        "director:room_detail", args=[world["event"].pk, world["rooms"][2].pk]
+    assert (
+        answer["Location"]
+        == reverse("director:room_detail", args=[world["event"].pk, world["rooms"][2].pk])
+        + "#calls"
     )
     html = _console(world, "chief", 2).content.decode()
     assert "Судья идёт (roomie)" in html and ">Иду<" not in html
@@ -294,7 +296,10 @@ def test_the_buttons_refuse_who_may_not_answer_in_that_room(world):
     assert world["clients"]["secretary"].post(url("call_close", two)).status_code == 403
     assert world["clients"]["stranger"].post(url("call_close", two)).status_code == 404
     assert roomie.get(url("call_going", two)).status_code == 405
-    assert roomie.post(url("call_going", two)).status_code == 302
+    answered = roomie.post(url("call_going", two))
+    assert answered.status_code == 302
+    room_page = reverse("director:room_detail", args=[world["event"].pk, world["rooms"][2].pk])
+    assert answered["Location"] == room_page + "#calls"  # back to the calls, not the clock
     assert TableCall.objects.get(pk=one.pk).state == "open"
     assert TableCall.objects.get(pk=two.pk).state == "going"
 
