@@ -1,6 +1,7 @@
 """The API's wiring: router, schema, and one exception handler so bad input is a 400."""
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.urls import include, path
@@ -25,11 +26,16 @@ class ChangedMeanwhile(exceptions.APIException):
 
 
 def exception_handler(exc, context):
-    """Django's ValidationError from a service becomes a 400 naming the field and the rule;
+    """Django's ValidationError from a service becomes a 400 naming the field and the rule, its
+    PermissionDenied a 403 saying why;
     another director's change since what the caller saw (``events.meanwhile.Changed``, a
     ValidationError too) a 409 ``{"detail"}`` — for every endpoint alike."""
     if isinstance(exc, meanwhile.Changed):
         exc = ChangedMeanwhile(exc.text)
+    elif isinstance(exc, DjangoPermissionDenied) and str(exc):
+        # A service's or the door's refusal says why (events.staff.require): kept, where
+        # DRF's own handler would answer its generic words.
+        exc = exceptions.PermissionDenied(str(exc))
     elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
     elif isinstance(exc, Http404):

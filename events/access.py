@@ -16,11 +16,9 @@ role but the chief: a new page cannot forget to say what it does."""
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from rest_framework import exceptions
 
 from events import staff
 from events.models import Event, Room
@@ -252,8 +250,9 @@ def api_action(request) -> tuple[str, int | None]:
 
 def api_check(request, event: Event, action: str | None = None, room=None) -> Event:
     """The API's door for ``event`` (visible already): the action named, or the one of
-    ``API_ACTIONS`` for this operation; a refusal raises DRF's ``PermissionDenied`` (403,
-    ``{"detail": …}`` in the request's language)."""
+    ``API_ACTIONS`` for this operation; a refusal raises ``PermissionDenied`` saying why,
+    which the API's one exception handler (config.api) answers 403 ``{"detail": …}`` in the
+    request's language."""
     where = None
     if action is None:
         action, where = api_action(request)
@@ -277,10 +276,7 @@ def api_check(request, event: Event, action: str | None = None, room=None) -> Ev
                 except Http404:
                     room = None
                 break
-    try:
-        staff.require(request.user, event, action, room=room)
-    except PermissionDenied as refused:
-        raise exceptions.PermissionDenied(str(refused)) from None
+    staff.require(request.user, event, action, room=room)  # 403 saying why: config.api
     return event
 
 

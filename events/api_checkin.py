@@ -7,7 +7,6 @@ seat in the session, a 400 naming ``entry``."""
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -116,16 +115,6 @@ def _room_doc(room: Room) -> dict:
     }
 
 
-def _service(call):
-    """A service's refusal: bad input a 400 naming its field, the role's a 403 saying why."""
-    try:
-        return call()
-    except ValidationError as error:
-        raise serializers.ValidationError(serializers.as_serializer_error(error)) from None
-    except PermissionDenied as refused:
-        raise exceptions.PermissionDenied(str(refused)) from None
-
-
 class CheckInList(APIView):
     @extend_schema(
         summary="The players' check-in",
@@ -162,9 +151,7 @@ class CheckInList(APIView):
         data = given.validated_data
         session = _session(event, data.get("session"))
         entry = get_object_or_404(event.entries, pk=data["entry"])
-        row = _service(
-            lambda: checkin.checkin_mark(session, entry, round=data["round"], by=request.user)
-        )
+        row = checkin.checkin_mark(session, entry, round=data["round"], by=request.user)
         doc = {
             "entry": entry.pk,
             "session": session.number,
@@ -195,7 +182,5 @@ class CheckInEntry(APIView):
             )
         session = _session(event, api_query_int(request, "session", maximum=32767))
         entry = get_object_or_404(event.entries, pk=entry_pk)
-        _service(
-            lambda: checkin.checkin_unmark(session, entry, round=round_number, by=request.user)
-        )
+        checkin.checkin_unmark(session, entry, round=round_number, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

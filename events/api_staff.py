@@ -3,7 +3,6 @@ the event and in which role (``events.staff``). Everyone of the team reads it; o
 chief (the owner, or a superuser) changes it — a refusal is a 403 ``{"detail": …}`` in the
 request's language; a login of no account and no password, a 400 naming ``login``."""
 
-from django.core.exceptions import ValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -44,14 +43,6 @@ class StaffAddSerializer(serializers.Serializer):
     )
 
 
-def _service(call):
-    """A service's refusal of bad input: a 400 naming its field."""
-    try:
-        return call()
-    except ValidationError as error:
-        raise serializers.ValidationError(serializers.as_serializer_error(error)) from None
-
-
 class StaffList(APIView):
     """The event's team: the owner first (role «chief»), then the staff."""
 
@@ -68,15 +59,13 @@ class StaffList(APIView):
         given = StaffAddSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
-        row = _service(
-            lambda: staff.staff_add(
-                event,
-                data["login"],
-                data["role"],
-                data.get("rooms") or (),
-                data.get("password") or None,
-                by_user=request.user,
-            )
+        row = staff.staff_add(
+            event,
+            data["login"],
+            data["role"],
+            data.get("rooms") or (),
+            data.get("password") or None,
+            by_user=request.user,
         )
         member = {"login": row.user.get_username(), "role": row.role, "rooms": sorted(row.rooms)}
         return Response(StaffMemberSerializer(member).data, status=status.HTTP_201_CREATED)
@@ -88,5 +77,5 @@ class StaffMember(APIView):
         """Take the account off the team: his access ends at his next request. The chief's
         only."""
         event = api_event(request, event_pk, "staff")
-        _service(lambda: staff.staff_remove(event, login, by_user=request.user))
+        staff.staff_remove(event, login, by_user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -252,6 +252,18 @@ class AdjustmentSerializer(serializers.ModelSerializer):
         ]
 
 
+def _adjustments_seen() -> serializers.ListField:
+    """A write's ``expected``: the table-round's adjustments the caller saw (events.meanwhile)."""
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        allow_null=True,
+        help_text="optional: the ids of the table-round's adjustments the caller saw (its "
+        "state when he decided); if they changed meanwhile nothing is saved and the answer "
+        "is 409 saying what changed. Absent: not compared",
+    )
+
+
 class AdjustmentWriteSerializer(serializers.Serializer):
     play = serializers.IntegerField()
     entry = serializers.IntegerField()
@@ -262,14 +274,7 @@ class AdjustmentWriteSerializer(serializers.Serializer):
         max_digits=8, decimal_places=2, required=False, allow_null=True
     )
     reason = serializers.CharField(max_length=200)
-    expected = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        required=False,
-        allow_null=True,
-        help_text="optional: the ids of the table-round's adjustments the caller saw (its "
-        "state when he decided); if they changed meanwhile nothing is saved and the answer "
-        "is 409 saying what changed. Absent: not compared",
-    )
+    expected = _adjustments_seen()
 
 
 class TableAdjustmentWriteSerializer(serializers.Serializer):
@@ -289,14 +294,7 @@ class TableAdjustmentWriteSerializer(serializers.Serializer):
         help_text='a seat\'s own score, e.g. {"N": "A+"}',
     )
     reason = serializers.CharField(max_length=200)
-    expected = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        required=False,
-        allow_null=True,
-        help_text="optional: the ids of the table-round's adjustments the caller saw (its "
-        "state when he decided); if they changed meanwhile nothing is saved and the answer "
-        "is 409 saying what changed. Absent: not compared",
-    )
+    expected = _adjustments_seen()
 
 
 class TableAdjustmentResultSerializer(serializers.Serializer):

@@ -230,6 +230,26 @@ def identify(
         raise ValidationError(
             {"pin": access.reason if access is not None and access.reason else _closed_text()}
         )
+    _compare_pin(seat, pin, device, named=named)
+    return Identity(seat, Proof.PIN)
+
+
+def _wrong_pin_text(seat: Seat, *, named: bool) -> str:
+    if not named:
+        return _(
+            "This is not the PIN of the player at seat %(seat)s: type the %(n)d "
+            "digits printed on your name card."
+        ) % {"seat": seat.position, "n": PIN_DIGITS}
+    return _(
+        "This is not the PIN of %(seat)s %(name)s: type the %(n)d digits printed on "
+        "the name card of the player who is writing."
+    ) % {"seat": seat.position, "name": seat.entry.full_name, "n": PIN_DIGITS}
+
+
+def _compare_pin(seat: Seat, pin: str, device: str, *, named: bool) -> None:
+    """The PIN typed for ``seat``'s player, compared on ``device``: refused while his PIN is
+    locked for the phone; a wrong one counted (and locking once too many) and refused on
+    ``pin``, naming the player when ``named``. The one comparison of sheets and check-in."""
     lock = lock_of(seat.entry_id, device)
     if lock:
         raise ValidationError({"pin": _locked_text(lock)})
@@ -238,26 +258,7 @@ def identify(
         lock = lock_of(seat.entry_id, device)
         if lock:
             raise ValidationError({"pin": _locked_text(lock)})
-        if not named:
-            raise ValidationError(
-                {
-                    "pin": _(
-                        "This is not the PIN of the player at seat %(seat)s: type the %(n)d "
-                        "digits printed on your name card."
-                    )
-                    % {"seat": seat.position, "n": PIN_DIGITS}
-                }
-            )
-        raise ValidationError(
-            {
-                "pin": _(
-                    "This is not the PIN of %(seat)s %(name)s: type the %(n)d digits printed on "
-                    "the name card of the player who is writing."
-                )
-                % {"seat": seat.position, "name": seat.entry.full_name, "n": PIN_DIGITS}
-            }
-        )
-    return Identity(seat, Proof.PIN)
+        raise ValidationError({"pin": _wrong_pin_text(seat, named=named)})
 
 
 def checkin_pin(seat: Seat, pin: str, *, device: str = "") -> None:
@@ -274,20 +275,4 @@ def checkin_pin(seat: Seat, pin: str, *, device: str = "") -> None:
                 % {"n": PIN_DIGITS}
             }
         )
-    lock = lock_of(seat.entry_id, device)
-    if lock:
-        raise ValidationError({"pin": _locked_text(lock)})
-    if not hmac.compare_digest(pin.encode(), (seat.entry.pin or "").encode()):
-        _count_failure(seat.entry_id, device)
-        lock = lock_of(seat.entry_id, device)
-        if lock:
-            raise ValidationError({"pin": _locked_text(lock)})
-        raise ValidationError(
-            {
-                "pin": _(
-                    "This is not the PIN of the player at seat %(seat)s: type the %(n)d "
-                    "digits printed on your name card."
-                )
-                % {"seat": seat.position, "n": PIN_DIGITS}
-            }
-        )
+    _compare_pin(seat, pin, device, named=False)

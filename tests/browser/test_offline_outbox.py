@@ -208,8 +208,9 @@ def test_two_phones_queuing_different_results_end_in_a_dispute(live_server, brow
     second.close()
 
 
-def test_the_outbox_works_without_a_service_worker(live_server, browser, event):
-    """As over plain http on a LAN address, where browsers run no service worker."""
+def _saved_offline_without_a_worker(live_server, browser, event):
+    """Round 1 on the clock; a phone that runs no service worker saves deal 1 of table 1
+    offline: queued. Returns the table-round, the phone's context and its page."""
     session = seat_players(event, 15)
     rounds.round_start(Round.objects.get(room__session=session, number=1))
     play = play_of(session, 1, 1)
@@ -219,6 +220,12 @@ def test_the_outbox_works_without_a_service_worker(live_server, browser, event):
     context.set_offline(True)
     page.get_by_role("button", name="Сохранить").click()
     expect(page.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1")
+    return play, context, page
+
+
+def test_the_outbox_works_without_a_service_worker(live_server, browser, event):
+    """As over plain http on a LAN address, where browsers run no service worker."""
+    play, context, page = _saved_offline_without_a_worker(live_server, browser, event)
     assert page.evaluate("navigator.serviceWorker.controller") is None
     # The round's page of the same phone (opened once the connection is back) sends it.
     context.set_offline(False)
@@ -236,15 +243,7 @@ def test_a_page_left_while_it_sends_gives_its_item_to_the_next_page(live_server,
     """The deal's page starts sending when the connection is back, and the phone opens the
     round's page before the answer comes: the cut-off send does not hold the item for the
     claim's 20 s; the round's page sends it at once, and the server records it once."""
-    session = seat_players(event, 15)
-    rounds.round_start(Round.objects.get(room__session=session, number=1))
-    play = play_of(session, 1, 1)
-    context, page = _phone(browser, service_workers="block")
-    page.goto(f"{live_server.url}{round_link(play, 'deals/1/')}")
-    _fill_and_check(page)
-    context.set_offline(True)
-    page.get_by_role("button", name="Сохранить").click()
-    expect(page.locator("#outbox [data-outbox-count]")).to_have_text("в очереди: 1")
+    play, context, page = _saved_offline_without_a_worker(live_server, browser, event)
     held = []
 
     def hold_the_first(route):

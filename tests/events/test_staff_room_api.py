@@ -63,9 +63,9 @@ def test_a_request_naming_no_room_is_refused_to_a_room_director(team_world, room
     assert chief.post(_url(team_world, path), {"score": "A"}, format="json").status_code == 400
 
 
-def test_a_single_adjustment_and_a_deletion_in_another_room_are_refused(team_world, roomie):
-    play = team_world["play"][1]
-    answer = roomie.post(
+def _penalty(client, team_world, play):
+    """A penalty of 1 for N of ``play``, over the API."""
+    return client.post(
         _url(team_world, ""),
         {
             "play": play.pk,
@@ -76,20 +76,15 @@ def test_a_single_adjustment_and_a_deletion_in_another_room_are_refused(team_wor
         },
         format="json",
     )
+
+
+def test_a_single_adjustment_and_a_deletion_in_another_room_are_refused(team_world, roomie):
+    play = team_world["play"][1]
+    answer = _penalty(roomie, team_world, play)
     assert answer.status_code == 403 and "комнаты 1" in answer.json()["detail"]
     answer = roomie.delete(_url(team_world, f"{team_world['adjustment'][1].pk}/"))
     assert answer.status_code == 403
     assert Adjustment.objects.filter(pk=team_world["adjustment"][1].pk).exists()
     mine = team_world["play"][2]
-    answer = roomie.post(
-        _url(team_world, ""),
-        {
-            "play": mine.pk,
-            "entry": entry_at(mine, "N").pk,
-            "kind": "penalty",
-            "penalty": "1",
-            "reason": "x",
-        },
-        format="json",
-    )
+    answer = _penalty(roomie, team_world, mine)
     assert answer.status_code == 201, answer.json()
