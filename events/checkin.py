@@ -258,6 +258,7 @@ class SeatCheck:
     name: str
     at: datetime | None = None  # when he checked in; None: missing
     by_hand: bool = False  # a director marked him
+    replaced: bool = False  # a substitute has taken his seats already (no second one)
 
     @property
     def present(self) -> bool:
@@ -374,6 +375,7 @@ def room_checkins(room: Room) -> RoomCheckIn:
                 name=seat.entry.full_name,
                 at=mark[0] if mark else None,
                 by_hand=bool(mark and mark[1]),
+                replaced=seat.entry.status == Entry.Status.REPLACED,
             )
         )
     found.tables = list(tables.values())

@@ -21,6 +21,10 @@ from events.params import BadQueryParam, query_int
 from movements.services import seat_substitute_present, substitution_text
 from scoring.console.views import _room_page
 
+#: Their messages are shown in the «Явка» section the page comes back to (#checkin), not at
+#: the page's top, out of sight (templates/base.html leaves them to the section).
+SHOWN_IN_SECTION = "checkin"
+
 
 def _room(event, room_pk) -> Room:
     return get_object_or_404(
@@ -61,10 +65,10 @@ def checkin_mark(request, event, room_pk):
         else:
             checkin.checkin_mark(room.session, entry, round=round_number, by=request.user)
     except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
+        messages.error(request, " ".join(error.messages), extra_tags=SHOWN_IN_SECTION)
     else:
         text = _("%(name)s is no longer checked in.") if undo else _("%(name)s is checked in.")
-        messages.success(request, text % {"name": entry.full_name})
+        messages.success(request, text % {"name": entry.full_name}, extra_tags=SHOWN_IN_SECTION)
     return _back(event, room)
 
 
@@ -76,9 +80,15 @@ def checkin_each_round(request, event, room_pk):
     value = request.POST.get("each_round") == "1"
     checkin.session_set_checkin_each_round(room.session, value, by=request.user)
     if value:
-        messages.success(request, _("The players now check in before each round."))
+        messages.success(
+            request, _("The players now check in before each round."), extra_tags=SHOWN_IN_SECTION
+        )
     else:
-        messages.success(request, _("The players now check in once, before the session."))
+        messages.success(
+            request,
+            _("The players now check in once, before the session."),
+            extra_tags=SHOWN_IN_SECTION,
+        )
     return _back(event, room)
 
 
@@ -119,5 +129,6 @@ def checkin_substitute(request, event, room_pk):
             from_round=done.from_round,
             changed=done.changed,
         ),
+        extra_tags=SHOWN_IN_SECTION,
     )
     return _back(event, room)

@@ -61,7 +61,8 @@ def test_a_player_checks_in_and_the_director_seats_a_substitute_for_one_missing(
 
     row.get_by_label(f"Замена для: {missing.full_name}").select_option(str(reserve.pk))
     row.get_by_role("button", name="Посадить замену").click()
-    expect(laptop.locator(".messages")).to_contain_text("Запасной Иван")
+    # The message stands in the section the page comes back to (#checkin), in sight.
+    expect(board.locator(".messages")).to_contain_text("Запасной Иван")
     expect(board).to_contain_text("Отметились 2 из 15")
     expect(board.locator(f"#checkin-{reserve.pk}")).to_contain_text("✓")
     sub = Substitution.objects.get()

@@ -355,6 +355,30 @@ def test_a_substitute_from_the_missing_players_row_in_one_step(director_client, 
     assert "Запасной Иван" in page.content.decode()
 
 
+def test_a_replaced_players_row_offers_no_second_substitute(director_client, session15, event):
+    """Round 1 under way: the list is still its seats, so the player replaced from round 2
+    stays on it — said «заменён», with no substitute form to refuse; the message of the
+    substitution stands in the section the page comes back to."""
+    room = _room(session15)
+    start(_round(session15, 1))
+    leaving = _seat(session15, table=2, position="E").entry
+    event_services.entry_create(event, last_name="Запасной", first_name="Иван")
+    reserve = event_services.entry_create(event, last_name="Резервов", first_name="Пётр")
+    url = reverse("director:room_detail", args=[event.pk, room.pk])
+    page = director_client.get(url).content.decode()
+    action = reverse("director:room_checkin_substitute", args=[event.pk, room.pk])
+    assert f'action="{action}#checkin-{leaving.pk}"' in page  # a refusal comes back to the row
+    answer = director_client.post(
+        action, {"leaving": leaving.pk, "arriving": reserve.pk}, follow=True
+    )
+    assert Substitution.objects.get().from_round == 2
+    text = answer.content.decode()
+    section = text[text.index('id="checkin"') :]
+    assert "Резервов Пётр" in section.split("</ul>")[0]  # the message, inside the section
+    row = section[section.index(f'id="checkin-{leaving.pk}"') :].split("</tr>")[0]
+    assert "заменён" in row and 'name="leaving"' not in row
+
+
 def test_a_refused_substitute_shows_next_to_the_row_keeping_the_choice(
     director_client, session15, event
 ):
